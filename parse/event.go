@@ -1,0 +1,58 @@
+package parse
+
+import (
+	"fmt"
+	"time"
+)
+
+// Pos is where a line came from: the source as the user named it ("-" for
+// standard input) and a 1-based line number.
+type Pos struct {
+	Source string `json:"source"`
+	Line   int    `json:"line"`
+}
+
+func (p Pos) String() string { return fmt.Sprintf("%s:%d", p.Source, p.Line) }
+
+// Meta is what every event carries, whatever its system.
+type Meta struct {
+	Pos Pos
+	// Last is the last line of a multi-line event (equal to Pos.Line for a
+	// one-line event).
+	Last int
+	// Time is the wall time the log printed for the event's first line.
+	// Timed is false where the log had none (a pasted dump entry, a message
+	// quoted without its envelope); Scan then gives the event the time of
+	// the last timed line before it in the same source, so merging keeps it
+	// in place.
+	Time  time.Time
+	Timed bool
+	// Text is the event's first line as read, for quoting as evidence.
+	Text string
+}
+
+// Meta returns m, so a struct embedding Meta implements Event's method.
+func (m *Meta) Meta() *Meta { return m }
+
+// Event is one typed fact read from a log. Each system defines its own event
+// structs; every one embeds Meta.
+type Event interface {
+	Meta() *Meta
+	// Kind names the event type in lower-kebab form for JSON Lines output
+	// and test dumps ("yb.mvcc-dump").
+	Kind() string
+}
+
+// Diagnostic is a line a parser claimed but could not read in full, or a
+// problem with a whole input. It never stops a run.
+type Diagnostic struct {
+	Pos     Pos    `json:"pos"`
+	Message string `json:"message"`
+}
+
+func (d Diagnostic) String() string {
+	if d.Pos.Line == 0 {
+		return fmt.Sprintf("%s: %s", d.Pos.Source, d.Message)
+	}
+	return fmt.Sprintf("%s: %s", d.Pos, d.Message)
+}
