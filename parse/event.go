@@ -31,13 +31,15 @@ type Meta struct {
 	Text string
 }
 
-// Meta returns m, so a struct embedding Meta implements Event's method.
-func (m *Meta) Meta() *Meta { return m }
+// Info returns m, so a struct embedding Meta (at any depth) implements
+// Event's method. (A method named Meta would be shadowed by the embedded
+// field of the same name one level up.)
+func (m *Meta) Info() *Meta { return m }
 
 // Event is one typed fact read from a log. Each system defines its own event
 // structs; every one embeds Meta.
 type Event interface {
-	Meta() *Meta
+	Info() *Meta
 	// Kind names the event type in lower-kebab form for JSON Lines output
 	// and test dumps ("yb.mvcc-dump").
 	Kind() string

@@ -110,7 +110,7 @@ func Scan(src io.Reader, source string, systems []System, opts Options) (*Result
 	// have none, the time of the last timed line.
 	stamp := func() {
 		for _, e := range sink.Events[emitted:] {
-			m := e.Meta()
+			m := e.Info()
 			if m.Timed {
 				lastTime, hasTime = m.Time, true
 			} else if hasTime {

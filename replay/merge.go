@@ -39,7 +39,7 @@ func Merge(streams [][]parse.Event) []parse.Event {
 	)
 	for i, a := range all {
 		t := int64(math.MinInt64)
-		if tm := a.ev.Meta().Time; !tm.IsZero() {
+		if tm := a.ev.Info().Time; !tm.IsZero() {
 			t = tm.UnixNano()
 		}
 		if a.stream != prevStream {

@@ -113,7 +113,7 @@ type Evidence struct {
 
 // Cite makes evidence of an event's first line.
 func Cite(e parse.Event) Evidence {
-	m := e.Meta()
+	m := e.Info()
 	return Evidence{Source: m.Pos.Source, Line: m.Pos.Line, Text: m.Text}
 }
 
