@@ -1,0 +1,224 @@
+package yb
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+
+	"github.com/logsleuth/logsleuth/parse"
+)
+
+// System is the YugabyteDB parser.
+var System = parse.System{
+	Name: "yb",
+	NewDecoder: func(source string, opts parse.Options) parse.Decoder {
+		return newDecoder(source, opts)
+	},
+}
+
+type decoder struct {
+	source     string
+	years      yearKeeper
+	yearWarned bool
+	block      *block
+	// fatals remembers the FATAL messages read in one form (glog line or
+	// FATAL-details line) so the other form of the same message is not
+	// read as a second break.
+	fatals map[string]bool
+}
+
+func newDecoder(source string, opts parse.Options) *decoder {
+	d := &decoder{source: source, fatals: map[string]bool{}}
+	if opts.Year > 0 {
+		d.years = yearKeeper{year: opts.Year, fixed: true, known: true}
+	}
+	return d
+}
+
+// Line implements parse.Decoder.
+func (d *decoder) Line(l parse.Line, out *parse.Sink) bool {
+	env := splitEnvelope(l.Text)
+	if d.block != nil {
+		if d.continueBlock(l, &env, out) {
+			return true
+		}
+		d.closeBlock(out)
+	}
+	return d.fresh(l, &env, out)
+}
+
+// End implements parse.Decoder.
+func (d *decoder) End(out *parse.Sink) {
+	if d.block != nil {
+		d.closeBlock(out)
+	}
+}
+
+// cheap selects the messages worth a closer look. It runs on every line
+// with a glog envelope, so it only compares bytes.
+var keywords = [][]byte{
+	[]byte("MVCC operations"),
+	[]byte("hybrid time too low"),
+	[]byte("artificially incremented"),
+	[]byte("Check failed: "),
+	[]byte("Op sequence failure"),
+	[]byte("Received propagated safe time"),
+	[]byte("Previously saw propagated_safe_time_"),
+	[]byte("Bad ht lease"),
+	[]byte("Advancing to term"),
+	[]byte("Stepping down as leader"),
+	[]byte("Becoming Leader"),
+	[]byte("Becoming Follower"),
+	[]byte("current role is: "),
+	[]byte("Log file created at: "),
+}
+
+func interesting(msg []byte) bool {
+	for _, k := range keywords {
+		if bytes.Contains(msg, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// fresh reads a line outside any block.
+func (d *decoder) fresh(l parse.Line, env *envelope, out *parse.Sink) bool {
+	msg := env.msg
+	if !env.hasClock {
+		switch {
+		case isHeader(msg):
+			if y, ok := headerYear(msg); ok {
+				d.years.header(y)
+			}
+			return true
+		case isStackLine(msg) || bytes.HasPrefix(msg, []byte("Fatal failure details written to ")):
+			return true
+		case itemNumber(msg) > 0 && looksLikeItem(msg):
+			// Entries pasted without their dump's header.
+			d.block = &block{dump: &MvccDump{Base: d.base(l, env, Replica{Term: -1}), Declared: -1}}
+			d.addItem(l, string(msg), out)
+			return true
+		}
+	} else if env.file != "" && strings.HasPrefix(env.file, "mvcc.cc:") && itemNumber(msg) > 0 && looksLikeItem(msg) {
+		// Old debug builds log each trace entry as its own line.
+		d.block = &block{perLine: true, dump: &MvccDump{Base: d.base(l, env, Replica{Term: -1}), Declared: -1}}
+		d.addItem(l, string(msg), out)
+		return true
+	}
+	if !interesting(msg) {
+		return false
+	}
+	rep, body := prefix(msg)
+	base := d.base(l, env, rep)
+	d.noteYear(l, env, out)
+	text := string(body)
+
+	if i := strings.Index(text, " MVCC operations:"); i >= 0 {
+		head := text[:i]
+		j := strings.LastIndex(head, "Recent ")
+		if j >= 0 {
+			n, err := strconv.Atoi(strings.TrimSpace(head[j+len("Recent "):]))
+			if err == nil {
+				before := strings.TrimSpace(head[:j])
+				b := &block{dump: &MvccDump{Base: base, Declared: n}}
+				if r, ok := findReplica([]byte(before)); ok && b.dump.Tablet == "" {
+					b.dump.Replica = r
+				}
+				if before != "" {
+					if ev := d.assertion(base, before, out); ev != nil {
+						if b.dump.Tablet == "" {
+							b.dump.Replica = *ev.Rep()
+						}
+						b.after = append(b.after, ev)
+					}
+				}
+				b.dupe = d.seenFatal(env, text)
+				d.block = b
+				return true
+			}
+		}
+	}
+	if ev := d.tooLowStart(base, text, l, out); ev != nil {
+		d.block = &block{tooLow: ev, dupe: d.seenFatal(env, text)}
+		return true
+	}
+	if ev := d.assertion(base, text, out); ev != nil {
+		if d.seenFatal(env, text) {
+			return true
+		}
+		out.Emit(ev)
+		return true
+	}
+	if ev := d.raft(base, text); ev != nil {
+		out.Emit(ev)
+		return true
+	}
+	return false
+}
+
+// base builds the common part of an event at l.
+func (d *decoder) base(l parse.Line, env *envelope, rep Replica) Base {
+	b := Base{
+		Meta:    parse.Meta{Pos: l.Pos, Last: l.Pos.Line, Text: string(l.Text)},
+		Replica: rep,
+		Sev:     env.sev,
+		Where:   env.file,
+	}
+	if env.hasClock {
+		b.Time = d.years.at(env)
+		b.Timed = true
+	}
+	return b
+}
+
+// noteYear says once per source that glog times were read without a year.
+func (d *decoder) noteYear(l parse.Line, env *envelope, out *parse.Sink) {
+	if env.hasClock && !env.details && !d.years.known && !d.yearWarned {
+		d.yearWarned = true
+		out.Diag(l.Pos, "glog timestamps carry no year and the log has no `Log file created at:` header; year %d assumed (use --year to set it)", assumedYear)
+	}
+}
+
+// seenFatal records a FATAL message and reports whether its other form was
+// already read.
+func (d *decoder) seenFatal(env *envelope, text string) bool {
+	if env.sev != 'F' {
+		return false
+	}
+	if len(text) > 240 {
+		text = text[:240]
+	}
+	key := env.file + "\x00" + text
+	if d.fatals[key] {
+		return true
+	}
+	d.fatals[key] = true
+	return false
+}
+
+func isHeader(msg []byte) bool {
+	for _, h := range [][]byte{
+		[]byte("Log file created at: "), []byte("Running on machine: "),
+		[]byte("Application fingerprint: "), []byte("Running duration (h:mm:ss): "),
+		[]byte("Log line format: "), []byte("Current UTC time: "),
+	} {
+		if bytes.HasPrefix(msg, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// headerYear reads `Log file created at: yyyy/mm/dd hh:mm:ss`.
+func headerYear(msg []byte) (int, bool) {
+	const p = "Log file created at: "
+	if !bytes.HasPrefix(msg, []byte(p)) || len(msg) < len(p)+4 || !digits(msg[len(p):len(p)+4]) {
+		return 0, false
+	}
+	return atoi(msg[len(p) : len(p)+4]), true
+}
+
+func isStackLine(msg []byte) bool {
+	return bytes.HasPrefix(msg, []byte("@ ")) && bytes.Contains(msg, []byte("0x"))
+}

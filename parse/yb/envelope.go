@@ -1,0 +1,212 @@
+package yb
+
+import (
+	"bytes"
+	"time"
+)
+
+// envelope is what the glog line format puts around a message.
+type envelope struct {
+	// sev is 'I', 'W', 'E', 'F', or 0 when the line had none.
+	sev byte
+	// month..micro are the line's clock; hasClock is false for a line
+	// pasted without its envelope.
+	hasClock                   bool
+	year                       int // set only by the FATAL-details form
+	month, day, hour, min, sec int
+	micro                      int
+	file                       string // "mvcc.cc:395", or "" when absent
+	msg                        []byte
+	details                    bool // the F%Y%m%d form of LogFatalHandlerSink
+	indent                     int  // leading bytes skipped (pasted excerpts)
+}
+
+// splitEnvelope reads the glog envelope of line, if it has one:
+//
+//	[IWEF]mmdd hh:mm:ss.uuuuuu tid file:line] msg
+//	Fyyyymmdd hh:mm:ss path:line] msg          (FATAL details)
+//
+// Excerpts pasted into tickets lose the severity letter, gain leading
+// spaces or a test runner's `  1> `, or lose the envelope altogether; in
+// that last case msg is the whole (trimmed) line.
+func splitEnvelope(line []byte) envelope {
+	var e envelope
+	s := line
+	// Leading indentation and runner prefixes.
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	if i+2 < len(s) && (s[i] == '1' || s[i] == '2') && s[i+1] == '>' && s[i+2] == ' ' {
+		i += 3
+		for i < len(s) && s[i] == ' ' {
+			i++
+		}
+	}
+	s = s[i:]
+	e.indent = i
+	e.msg = s
+	if len(s) < 5 {
+		return e
+	}
+	p := 0
+	switch s[0] {
+	case 'I', 'W', 'E', 'F', 'D':
+		e.sev = s[0]
+		p = 1
+	}
+	// FATAL details: F20230706 14:29:04 ../../src/yb/tablet/mvcc.cc:395] msg
+	if e.sev == 'F' && len(s) > 18 && digits(s[1:9]) && s[9] == ' ' {
+		y, mo, d := atoi(s[1:5]), atoi(s[5:7]), atoi(s[7:9])
+		if h, mi, se, ok := clock(s[10:], false); ok && okDate(mo, d) {
+			rest := s[19:]
+			file, msg, ok := fileField(rest)
+			if ok {
+				e.hasClock, e.details = true, true
+				e.year, e.month, e.day, e.hour, e.min, e.sec = y, mo, d, h, mi, se
+				e.file, e.msg = base(file), msg
+				return e
+			}
+		}
+	}
+	// mmdd hh:mm:ss.uuuuuu
+	if len(s) < p+21 || !digits(s[p:p+4]) || s[p+4] != ' ' {
+		e.sev = 0
+		return e
+	}
+	mo, d := atoi(s[p:p+2]), atoi(s[p+2:p+4])
+	if !okDate(mo, d) {
+		e.sev = 0
+		return e
+	}
+	h, mi, se, ok := clock(s[p+5:], true)
+	if !ok {
+		e.sev = 0
+		return e
+	}
+	micro := atoi(s[p+14 : p+20])
+	rest := s[p+20:]
+	// thread id, right-aligned
+	j := 0
+	for j < len(rest) && rest[j] == ' ' {
+		j++
+	}
+	k := j
+	for k < len(rest) && rest[k] >= '0' && rest[k] <= '9' {
+		k++
+	}
+	if k == j || k >= len(rest) || rest[k] != ' ' {
+		e.sev = 0
+		return e
+	}
+	file, msg, ok := fileField(rest[k+1:])
+	if !ok {
+		e.sev = 0
+		return e
+	}
+	e.hasClock = true
+	e.month, e.day, e.hour, e.min, e.sec, e.micro = mo, d, h, mi, se, micro
+	e.file, e.msg = base(file), msg
+	return e
+}
+
+// fileField reads `path:line] ` and returns the path:line and what follows.
+func fileField(s []byte) (string, []byte, bool) {
+	end := bytes.IndexByte(s, ']')
+	if end <= 0 || end > 200 {
+		return "", nil, false
+	}
+	f := s[:end]
+	colon := bytes.LastIndexByte(f, ':')
+	if colon <= 0 || colon == len(f)-1 || !digits(f[colon+1:]) || bytes.IndexByte(f, ' ') >= 0 {
+		return "", nil, false
+	}
+	msg := s[end+1:]
+	if len(msg) > 0 && msg[0] == ' ' {
+		msg = msg[1:]
+	}
+	return string(f), msg, true
+}
+
+func base(path string) string {
+	if i := bytes.LastIndexByte([]byte(path), '/'); i >= 0 {
+		return path[i+1:]
+	}
+	return path
+}
+
+// clock reads hh:mm:ss and, when micros is set, the `.uuuuuu` after it.
+func clock(s []byte, micros bool) (h, m, sec int, ok bool) {
+	n := 8
+	if micros {
+		n = 15
+	}
+	if len(s) < n || s[2] != ':' || s[5] != ':' || !digits(s[0:2]) || !digits(s[3:5]) || !digits(s[6:8]) {
+		return 0, 0, 0, false
+	}
+	if micros && (s[8] != '.' || !digits(s[9:15])) {
+		return 0, 0, 0, false
+	}
+	h, m, sec = atoi(s[0:2]), atoi(s[3:5]), atoi(s[6:8])
+	return h, m, sec, h < 24 && m < 60 && sec < 61
+}
+
+func okDate(mo, d int) bool { return mo >= 1 && mo <= 12 && d >= 1 && d <= 31 }
+
+func digits(b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func atoi(b []byte) int {
+	n := 0
+	for _, c := range b {
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
+// yearKeeper gives glog timestamps, which print no year, a year: the
+// user's --year, else the file header's `Log file created at:`, else the
+// year of a FATAL-details line, else an assumed leap year (so that 0229
+// still reads) with a diagnostic. A month that goes back by more than half
+// a year means the log crossed New Year.
+type yearKeeper struct {
+	year      int
+	fixed     bool // from --year: never changes
+	known     bool
+	lastMonth int
+}
+
+const assumedYear = 2000
+
+func (y *yearKeeper) header(year int) {
+	if !y.fixed && year > 0 {
+		y.year, y.known = year, true
+	}
+}
+
+func (y *yearKeeper) at(e *envelope) time.Time {
+	if e.details {
+		if !y.known && !y.fixed {
+			y.year, y.known = e.year, true
+		}
+		y.lastMonth = e.month
+		return time.Date(e.year, time.Month(e.month), e.day, e.hour, e.min, e.sec, 0, time.UTC)
+	}
+	if y.year == 0 {
+		y.year = assumedYear
+	}
+	if y.lastMonth != 0 && e.month+6 < y.lastMonth {
+		y.year++
+	}
+	y.lastMonth = e.month
+	return time.Date(y.year, time.Month(e.month), e.day, e.hour, e.min, e.sec, e.micro*1000, time.UTC)
+}

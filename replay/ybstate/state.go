@@ -1,0 +1,364 @@
+package ybstate
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/logsleuth/logsleuth/grammar/ybval"
+	"github.com/logsleuth/logsleuth/parse"
+	"github.com/logsleuth/logsleuth/parse/yb"
+)
+
+// Key names a tablet replica.
+type Key struct {
+	Tablet string
+	Peer   string
+}
+
+func (k Key) String() string {
+	if k.Peer == "" {
+		return "T " + k.Tablet
+	}
+	return "T " + k.Tablet + " P " + k.Peer
+}
+
+// From is the log line a value was read from, so a finding can cite it.
+type From struct {
+	Pos  parse.Pos
+	Text string
+}
+
+// HT is a hybrid time with the line that set it. Set is false until a log
+// line gives it a value.
+type HT struct {
+	HT   ybval.HybridTime
+	Set  bool
+	From From
+}
+
+func (h HT) String() string {
+	if !h.Set {
+		return "unknown"
+	}
+	return fmt.Sprintf("%s (%s)", h.HT, h.From.Pos)
+}
+
+// raise sets h to v when v is higher, and reports whether it did.
+func (h *HT) raise(v ybval.HybridTime, from From) bool {
+	if !v.Valid() || v.IsMin() {
+		return false
+	}
+	if !h.Set || v.Compare(h.HT) > 0 {
+		*h = HT{HT: v, Set: true, From: from}
+		return true
+	}
+	return false
+}
+
+// Pending is an op in the MVCC queue.
+type Pending struct {
+	HT    ybval.HybridTime
+	Op    ybval.OpID
+	HasOp bool
+	From  From
+}
+
+func (p Pending) String() string {
+	if p.HasOp {
+		return fmt.Sprintf("%s@%s", p.Op, p.HT)
+	}
+	return p.HT.String()
+}
+
+// Lease is a hybrid-time leader lease: the leader of Term may serve reads
+// at safe times up to Expiry, so no later leader may write at or below it.
+type Lease struct {
+	// Term is the Raft term of the leader that held it, or -1 when the log
+	// does not say.
+	Term   int64
+	Holder string
+	Taken  ybval.HybridTime
+	Expiry ybval.HybridTime
+	From   From
+}
+
+func (l Lease) String() string {
+	term := "term ?"
+	if l.Term >= 0 {
+		term = fmt.Sprintf("term %d", l.Term)
+	}
+	return fmt.Sprintf("%s to %s (%s, %s)", l.Holder, l.Expiry, term, l.From.Pos)
+}
+
+// Mvcc is one replica's MvccManager as far as its log shows it.
+type Mvcc struct {
+	// Queue holds the pending ops this log showed being added and not yet
+	// replicated or aborted. Ops added before the visible part of a dump
+	// are not in it.
+	Queue          []Pending
+	LastReplicated HT
+	Propagated     HT
+	WithLease      HT
+	WithoutLease   HT
+	ForFollower    HT
+	HTLease        *Lease
+	LastOp         ybval.OpID
+	HasLastOp      bool
+	LastOpFrom     From
+	LeaderOnly     bool
+}
+
+// Replica is one tablet peer's replayed state.
+type Replica struct {
+	Key
+	// Term and Role are the latest a log line of this peer printed; Term
+	// is -1 until one does.
+	Term int64
+	Role string
+	// LeaderTerm is the latest term this peer was seen leading, or -1.
+	LeaderTerm int64
+	Mvcc       Mvcc
+	// lastItem is the number of the last dump entry applied, to notice
+	// gaps in a dump.
+	lastItem int
+}
+
+// State is every replica's state, keyed by tablet and peer.
+type State struct {
+	replicas map[Key]*Replica
+	// leases holds, per tablet, the highest ht lease expiry seen for each
+	// leader term, from any peer's log.
+	leases map[string]map[int64]*Lease
+}
+
+// New returns an empty state.
+func New() *State {
+	return &State{replicas: map[Key]*Replica{}, leases: map[string]map[int64]*Lease{}}
+}
+
+// Replica returns the replica for k, creating it.
+func (s *State) Replica(k Key) *Replica {
+	r := s.replicas[k]
+	if r == nil {
+		r = &Replica{Key: k, Term: -1, LeaderTerm: -1}
+		s.replicas[k] = r
+	}
+	return r
+}
+
+// Lookup returns the replica for k, or nil.
+func (s *State) Lookup(k Key) *Replica { return s.replicas[k] }
+
+// Replicas returns all replicas sorted by tablet, then peer.
+func (s *State) Replicas() []*Replica {
+	out := make([]*Replica, 0, len(s.replicas))
+	for _, r := range s.replicas {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Tablet != out[j].Tablet {
+			return out[i].Tablet < out[j].Tablet
+		}
+		return out[i].Peer < out[j].Peer
+	})
+	return out
+}
+
+// Leases returns the ht leases known for tablet, by term ascending.
+func (s *State) Leases(tablet string) []*Lease {
+	var out []*Lease
+	for _, l := range s.leases[tablet] {
+		out = append(out, l)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Term < out[j].Term })
+	return out
+}
+
+// KeyOf is the replica key of an event.
+func KeyOf(e yb.Event) Key {
+	r := e.Rep()
+	return Key{Tablet: r.Tablet, Peer: r.Peer}
+}
+
+func fromEvent(e parse.Event) From {
+	m := e.Info()
+	return From{Pos: m.Pos, Text: m.Text}
+}
+
+// FromItem is where a dump entry was printed.
+func FromItem(src string, it yb.Item) From {
+	return From{Pos: parse.Pos{Source: src, Line: it.Line}, Text: it.Text}
+}
+
+// Apply folds one event into the state.
+func (s *State) Apply(e parse.Event) {
+	ye, ok := e.(yb.Event)
+	if !ok {
+		return
+	}
+	r := s.Replica(KeyOf(ye))
+	s.ObserveRole(r, ye)
+	switch ev := ye.(type) {
+	case *yb.MvccDump:
+		r.BeginDump(ev)
+		for _, it := range ev.Items {
+			s.ApplyItem(r, FromItem(ev.Pos.Source, it), it)
+		}
+	case *yb.RoleChange:
+		s.applyRole(r, ev)
+	case *yb.FollowerSafeTimeBack:
+		r.Mvcc.Propagated.raise(ev.Old, fromEvent(ev))
+	case *yb.LeaderSafeTimeBack:
+		r.Mvcc.Propagated.raise(ev.Propagated, fromEvent(ev))
+	}
+}
+
+// ObserveRole takes the term and role a line's prefix printed.
+func (s *State) ObserveRole(r *Replica, e yb.Event) {
+	rep := e.Rep()
+	if rep.Term >= 0 {
+		r.Term = rep.Term
+		if rep.Role != "" {
+			r.Role = rep.Role
+		}
+		if rep.Role == "LEADER" && rep.Term > r.LeaderTerm {
+			r.LeaderTerm = rep.Term
+		}
+	}
+}
+
+func (s *State) applyRole(r *Replica, ev *yb.RoleChange) {
+	switch ev.What {
+	case yb.AdvanceTerm:
+		r.Term = ev.Term
+	case yb.StepDown:
+		if ev.Term > r.LeaderTerm {
+			r.LeaderTerm = ev.Term
+		}
+		if ev.NewTerm >= 0 {
+			r.Term = ev.NewTerm
+		}
+		r.Role = "FOLLOWER"
+	case yb.BecomeLeader:
+		r.Role = "LEADER"
+		if ev.Term > r.LeaderTerm {
+			r.LeaderTerm = ev.Term
+		}
+	case yb.BecomeFollower:
+		r.Role = "FOLLOWER"
+	case yb.MasterRole:
+		r.Role = ev.NewRole
+	}
+}
+
+// BeginDump prepares for a dump's entries: a dump without its first
+// entries shows only part of the queue.
+func (r *Replica) BeginDump(d *yb.MvccDump) {
+	r.lastItem = 0
+}
+
+// Gap reports whether entry it does not follow the previous one, so ops
+// may have come and gone unseen.
+func (r *Replica) Gap(it yb.Item) bool {
+	return r.lastItem != 0 && it.No != r.lastItem+1
+}
+
+// LeaseTerm is the term to credit an ht lease seen in this replica's dump
+// to: the term of the last op it added, else the last term it led.
+func (r *Replica) LeaseTerm() int64 {
+	if r.Mvcc.HasLastOp {
+		return r.Mvcc.LastOp.Term
+	}
+	return r.LeaderTerm
+}
+
+// ApplyItem folds one dump entry into r.
+func (s *State) ApplyItem(r *Replica, from From, it yb.Item) {
+	m := &r.Mvcc
+	if r.Gap(it) {
+		// Entries are missing: what was pending may have gone.
+		m.Queue = nil
+	}
+	r.lastItem = it.No
+	switch it.Kind {
+	case yb.SetLeaderOnlyMode:
+		m.LeaderOnly = it.LeaderOnly
+	case yb.SetLastReplicated:
+		if it.HT.Valid() {
+			m.LastReplicated = HT{HT: it.HT, Set: true, From: from}
+		}
+	case yb.SetPropagatedSafeTimeOnFollower:
+		m.Propagated.raise(it.HT, from)
+	case yb.UpdatePropagatedSafeTimeOnLeader:
+		if it.SafeTime.Valid() && !it.SafeTime.IsMin() {
+			m.Propagated = HT{HT: it.SafeTime, Set: true, From: from}
+		}
+		s.takeLease(r, from, it)
+		if !it.Lease.Lease.Valid() {
+			m.WithoutLease.raise(it.SafeTime, from)
+		} else {
+			m.WithLease.raise(it.SafeTime, from)
+		}
+	case yb.AddLeaderPending, yb.AddFollowerPending, yb.AddPending:
+		m.Queue = append(m.Queue, Pending{HT: it.HT, Op: it.Op, HasOp: it.HasOp, From: from})
+		if it.HasOp {
+			m.LastOp, m.HasLastOp, m.LastOpFrom = it.Op, true, from
+		}
+	case yb.Replicated:
+		if i := m.Find(it.HT, it.Op, it.HasOp); i >= 0 {
+			m.Queue = append(m.Queue[:i:i], m.Queue[i+1:]...)
+		}
+		if it.HT.Valid() {
+			m.LastReplicated = HT{HT: it.HT, Set: true, From: from}
+		}
+		if it.HasOp && (!m.HasLastOp || it.Op.Compare(m.LastOp) > 0) {
+			m.LastOp, m.HasLastOp, m.LastOpFrom = it.Op, true, from
+		}
+	case yb.Aborted:
+		if i := m.Find(it.HT, it.Op, it.HasOp); i >= 0 {
+			m.Queue = append(m.Queue[:i:i], m.Queue[i+1:]...)
+		}
+	case yb.SafeTime:
+		s.takeLease(r, from, it)
+		if !it.Lease.Lease.Valid() {
+			m.WithoutLease.raise(it.SafeTime, from)
+		} else {
+			m.WithLease.raise(it.SafeTime, from)
+		}
+	case yb.SafeTimeForFollower:
+		m.ForFollower.raise(it.SafeTime, from)
+	}
+}
+
+// takeLease records the ht lease an entry shows the replica holding.
+func (s *State) takeLease(r *Replica, from From, it yb.Item) {
+	if !it.HasLease || !it.Lease.Lease.Valid() || it.Lease.Lease.IsMin() {
+		return
+	}
+	l := &Lease{Term: r.LeaseTerm(), Holder: r.Peer, Taken: it.Lease.Time, Expiry: it.Lease.Lease, From: from}
+	if r.Mvcc.HTLease == nil || l.Expiry.Compare(r.Mvcc.HTLease.Expiry) >= 0 || l.Term != r.Mvcc.HTLease.Term {
+		r.Mvcc.HTLease = l
+	}
+	if l.Term < 0 {
+		return
+	}
+	byTerm := s.leases[r.Tablet]
+	if byTerm == nil {
+		byTerm = map[int64]*Lease{}
+		s.leases[r.Tablet] = byTerm
+	}
+	if old := byTerm[l.Term]; old == nil || l.Expiry.Compare(old.Expiry) > 0 {
+		byTerm[l.Term] = l
+	}
+}
+
+// Find returns the index of the queued op matching ht (and op id when
+// given), or -1.
+func (m *Mvcc) Find(ht ybval.HybridTime, op ybval.OpID, hasOp bool) int {
+	for i, p := range m.Queue {
+		if p.HT.Compare(ht) == 0 && (!hasOp || !p.HasOp || p.Op == op) {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,86 @@
+package ybrules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/logsleuth/logsleuth/parse/yb"
+	"github.com/logsleuth/logsleuth/replay/ybstate"
+	"github.com/logsleuth/logsleuth/rules"
+)
+
+// checkFailed maps mvcc.cc's `Check failed:` assertions to rules.
+func (p *Pack) checkFailed(r *ybstate.Replica, ev *yb.CheckFailed) {
+	m := &r.Mvcc
+	expr := ev.Expr
+	f := rules.Finding{
+		Severity: rules.Error, Origin: rules.Reported, Subject: subject(r),
+		Evidence: []rules.Evidence{rules.Cite(ev)},
+		Facts:    map[string]string{"check": expr},
+	}
+	if ev.HasValues {
+		f.Facts["left"], f.Facts["right"] = ev.Left.String(), ev.Right.String()
+	}
+	switch {
+	case strings.HasPrefix(expr, "ht >") && strings.Contains(expr, "propagated_safe_time_"):
+		f.Rule = HTBelowSafeTime
+		if ev.HasValues {
+			f.Message = fmt.Sprintf("op at ht %s is %s the propagated safe time %s", ev.Left, below(ev.Left, ev.Right), ev.Right)
+			f.Facts["ht"], f.Facts["bound"], f.Facts["bound_value"] = ev.Left.String(), yb.BoundPropagated, ev.Right.String()
+			f.Facts["below_us"] = fmt.Sprint(-ev.Left.PhysicalDiff(ev.Right))
+			if pr := m.Propagated; pr.Set && ev.Left.Compare(pr.HT) <= 0 {
+				f.Origin = rules.Confirmed
+				f.Evidence = append(f.Evidence, cite(pr.From))
+			}
+		} else {
+			f.Message = "op hybrid time at or below the propagated safe time: " + clip(expr)
+		}
+	case strings.Contains(expr, "enforced_min_time") || strings.Contains(expr, "propagated_safe_time_") ||
+		strings.Contains(expr, "max_safe_time_returned"):
+		f.Rule = SafeTimeRegression
+		if ev.HasValues {
+			f.Message = fmt.Sprintf("safe time %s is %s the safe time %s already served (%s)", ev.Left, below(ev.Left, ev.Right), ev.Right, expr)
+			f.Facts["below_us"] = fmt.Sprint(-ev.Left.PhysicalDiff(ev.Right))
+		} else {
+			f.Message = "safe time went back: " + clip(expr)
+		}
+		for _, kv := range ev.Extra {
+			if kv.Key == "has_lease" || kv.Key == "ht_lease" || kv.Key == "last_replicated_" {
+				f.Facts[kv.Key] = kv.Value
+			}
+		}
+		p.add(f, r)
+		// A pending op at or below a safe time already served will commit
+		// under a read that did not see it.
+		if ev.HasValues {
+			for _, q := range ev.Queue {
+				if q.HT.Compare(ev.Right) <= 0 {
+					p.add(rules.Finding{
+						Rule: HTBelowSafeTime, Severity: rules.Error, Origin: rules.Derived, Subject: subject(r),
+						Message:  fmt.Sprintf("pending %s is %s the safe time %s already served", opText(q.Op, q.HasOp, q.HT), below(q.HT, ev.Right), ev.Right),
+						Evidence: []rules.Evidence{rules.Cite(ev)},
+						Facts:    htFacts(q.HT, q.Op, q.HasOp, "enforced_min_time", ev.Right),
+					}, r)
+					break
+				}
+			}
+		}
+		return
+	case strings.Contains(expr, "queue_"):
+		f.Rule = QueueOrder
+		switch {
+		case strings.Contains(expr, "front") && ev.HasValues:
+			f.Message = fmt.Sprintf("Replicated op at %s while the queue front %s (%d us older) is still pending", ev.Right, ev.Left, -ev.Left.PhysicalDiff(ev.Right))
+		case strings.Contains(expr, "back") && ev.HasValues:
+			f.Message = fmt.Sprintf("Aborted op at %s while the queue back is %s: only the last op may be aborted", ev.Right, ev.Left)
+		case strings.Contains(expr, "empty"):
+			f.Message = "op replicated or aborted with an empty pending queue"
+		default:
+			f.Message = "pending queue out of order: " + clip(expr)
+		}
+	default:
+		f.Rule = MvccInvariant
+		f.Message = "mvcc.cc check failed: " + clip(expr)
+	}
+	p.add(f, r)
+}

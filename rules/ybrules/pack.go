@@ -1,0 +1,153 @@
+package ybrules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/logsleuth/logsleuth/grammar/ybval"
+	"github.com/logsleuth/logsleuth/parse"
+	"github.com/logsleuth/logsleuth/parse/yb"
+	"github.com/logsleuth/logsleuth/replay/ybstate"
+	"github.com/logsleuth/logsleuth/rules"
+)
+
+// Pack is the YugabyteDB rule pack.
+type Pack struct {
+	st       *ybstate.State
+	findings []rules.Finding
+	// once keeps one finding per rule and event: a dump with one bad op
+	// would otherwise repeat it for every entry after.
+	once map[onceKey]int
+}
+
+type onceKey struct {
+	rule string
+	pos  parse.Pos
+}
+
+// New returns a pack with empty state.
+func New() *Pack { return &Pack{st: ybstate.New(), once: map[onceKey]int{}} }
+
+// Rules implements rules.Pack.
+func (p *Pack) Rules() []rules.Rule { return catalog }
+
+// State is the replayed state, for `logsleuth state`.
+func (p *Pack) State() *ybstate.State { return p.st }
+
+// Finish implements rules.Pack.
+func (p *Pack) Finish() []rules.Finding { return p.findings }
+
+// Observe implements rules.Pack.
+func (p *Pack) Observe(e parse.Event) {
+	ye, ok := e.(yb.Event)
+	if !ok {
+		return
+	}
+	r := p.st.Replica(ybstate.KeyOf(ye))
+	switch ev := ye.(type) {
+	case *yb.MvccDump:
+		p.st.ObserveRole(r, ev)
+		r.BeginDump(ev)
+		for _, it := range ev.Items {
+			from := ybstate.FromItem(ev.Pos.Source, it)
+			p.checkItem(r, ev, from, it)
+			p.st.ApplyItem(r, from, it)
+		}
+		return
+	case *yb.HTTooLow:
+		p.checkTooLow(r, ev)
+	case *yb.CheckFailed:
+		p.checkFailed(r, ev)
+	case *yb.OpSequence:
+		origin := rules.Reported
+		if r.Mvcc.HasLastOp && r.Mvcc.LastOp == ev.Prev {
+			origin = rules.Confirmed
+		}
+		p.add(rules.Finding{
+			Rule: QueueOrder, Severity: rules.Error, Origin: origin, Subject: subject(r),
+			Message:  fmt.Sprintf("op id %s added after %s: op ids must increase", ev.Next, ev.Prev),
+			Evidence: []rules.Evidence{rules.Cite(ev)},
+			Facts:    map[string]string{"previous_op_id": ev.Prev.String(), "next_op_id": ev.Next.String()},
+		}, r)
+	case *yb.FollowerSafeTimeBack:
+		p.add(rules.Finding{
+			Rule: SafeTimeRegression, Severity: rules.Note, Origin: rules.Reported, Subject: subject(r),
+			Message: fmt.Sprintf("follower received propagated safe time %s, %d us below the %s it already had (kept the old value; expected after a leader change)",
+				ev.New, -ev.New.PhysicalDiff(ev.Old), ev.Old),
+			Evidence: []rules.Evidence{rules.Cite(ev)},
+			Facts:    map[string]string{"received": ev.New.String(), "kept": ev.Old.String(), "below_us": fmt.Sprint(-ev.New.PhysicalDiff(ev.Old))},
+		}, r)
+	case *yb.LeaderSafeTimeBack:
+		p.add(rules.Finding{
+			Rule: SafeTimeRegression, Severity: rules.Error, Origin: rules.Reported, Subject: subject(r),
+			Message: fmt.Sprintf("leader safe time %s is %d us below the propagated safe time %s it had already published",
+				ev.Safe, -ev.Safe.PhysicalDiff(ev.Propagated), ev.Propagated),
+			Evidence: []rules.Evidence{rules.Cite(ev)},
+			Facts:    map[string]string{"safe_time": ev.Safe.String(), "propagated_safe_time": ev.Propagated.String()},
+		}, r)
+	case *yb.MvccFatal:
+		p.add(rules.Finding{
+			Rule: MvccInvariant, Severity: rules.Error, Origin: rules.Reported, Subject: subject(r),
+			Message:  "mvcc.cc asserted: " + clip(ev.Message),
+			Evidence: []rules.Evidence{rules.Cite(ev)},
+		}, r)
+	}
+	p.st.Apply(e)
+}
+
+func subject(r *ybstate.Replica) rules.Subject {
+	return rules.Subject{System: "yb", Tablet: r.Tablet, Peer: r.Peer}
+}
+
+func cite(f ybstate.From) rules.Evidence {
+	return rules.Evidence{Source: f.Pos.Source, Line: f.Pos.Line, Text: f.Text}
+}
+
+// add records f with r's state before the break, once per rule and line.
+func (p *Pack) add(f rules.Finding, r *ybstate.Replica) {
+	k := onceKey{f.Rule, f.Pos()}
+	if i, ok := p.once[k]; ok {
+		prev := &p.findings[i]
+		if prev.Facts == nil {
+			prev.Facts = map[string]string{}
+		}
+		n := 1
+		fmt.Sscan(prev.Facts["occurrences"], &n)
+		prev.Facts["occurrences"] = fmt.Sprint(n + 1)
+		return
+	}
+	if r != nil {
+		f.State = r.Lines()
+	}
+	p.once[k] = len(p.findings)
+	p.findings = append(p.findings, f)
+}
+
+func clip(s string) string {
+	if len(s) > 200 {
+		return s[:200] + "..."
+	}
+	return s
+}
+
+// below describes how far a is below b: "77902 us below", or "at" when
+// they share the physical time.
+func below(a, b ybval.HybridTime) string {
+	d := a.PhysicalDiff(b)
+	switch {
+	case d < 0:
+		return fmt.Sprintf("%d us below", -d)
+	case a.Compare(b) == 0:
+		return "equal to"
+	}
+	return fmt.Sprintf("at or below (same microsecond, logical %d vs %d)", a.Logical, b.Logical)
+}
+
+func opText(op ybval.OpID, has bool, ht ybval.HybridTime) string {
+	if has {
+		return fmt.Sprintf("op %s at ht %s", op, ht)
+	}
+	return fmt.Sprintf("op at ht %s", ht)
+}
+
+func joinNames(ns []string) string { return strings.Join(ns, ", ") }
