@@ -54,8 +54,8 @@ func (d *decoder) End(out *parse.Sink) {
 	}
 }
 
-// cheap selects the messages worth a closer look. It runs on every line
-// with a glog envelope, so it only compares bytes.
+// keywords select the MVCC messages worth a closer look. They run on every
+// line, so the test only compares bytes.
 var keywords = [][]byte{
 	[]byte("MVCC operations"),
 	[]byte("hybrid time too low"),
@@ -65,18 +65,16 @@ var keywords = [][]byte{
 	[]byte("Received propagated safe time"),
 	[]byte("Previously saw propagated_safe_time_"),
 	[]byte("Bad ht lease"),
-	[]byte("Advancing to term"),
-	[]byte("Stepping down as leader"),
-	[]byte("Becoming Leader"),
-	[]byte("Becoming Follower"),
-	[]byte("current role is: "),
-	[]byte("Log file created at: "),
 }
 
+// interesting is the cheap byte test: does msg hold a phrase any reader
+// of this package wants?
 func interesting(msg []byte) bool {
-	for _, k := range keywords {
-		if bytes.Contains(msg, k) {
-			return true
+	for _, list := range [][][]byte{keywords, raftKeywords, configKeywords} {
+		for _, k := range list {
+			if bytes.Contains(msg, k) {
+				return true
+			}
 		}
 	}
 	return false
@@ -151,6 +149,10 @@ func (d *decoder) fresh(l parse.Line, env *envelope, out *parse.Sink) bool {
 		return true
 	}
 	if ev := d.raft(base, text); ev != nil {
+		out.Emit(ev)
+		return true
+	}
+	if ev := d.config(base, text, out); ev != nil {
 		out.Emit(ev)
 		return true
 	}

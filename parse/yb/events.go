@@ -108,6 +108,9 @@ type Bound struct {
 	// Judged is false when the excerpt lost that line.
 	Violated bool
 	Judged   bool
+	// VerdictLine and VerdictText are the `ht <= X=1` line.
+	VerdictLine int
+	VerdictText string
 	// PhysDiff is `ht.PhysicalDiff(X)` in microseconds; HasDiff false when
 	// not printed.
 	PhysDiff int64
@@ -228,3 +231,6 @@ const (
 )
 
 func (*RoleChange) Kind() string { return "yb.role-change" }
+
+// Subject returns the tablet and peer the event speaks for.
+func (b *Base) Subject() (tablet, peer string) { return b.Tablet, b.Peer }

@@ -359,6 +359,7 @@ func (d *decoder) detailLine(ev *HTTooLow, l parse.Line, s string, out *parse.Si
 		bd := boundOf(ev, name, l)
 		bd.Judged = true
 		bd.Violated = strings.TrimSpace(t[eq+1:]) == "1" || violatedMark
+		bd.VerdictLine, bd.VerdictText = l.Pos.Line, string(l.Text)
 		return true
 	case strings.HasPrefix(t, "static_cast<int64_t>("):
 		return true

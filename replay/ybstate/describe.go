@@ -2,6 +2,7 @@ package ybstate
 
 import (
 	"fmt"
+	"io"
 	"strings"
 )
 
@@ -48,4 +49,16 @@ func (r *Replica) Lines() []string {
 // String prints r on several lines.
 func (r *Replica) String() string {
 	return r.Key.String() + "\n  " + strings.Join(r.Lines(), "\n  ")
+}
+
+// Describe writes the replayed state of the replicas of tablet (all
+// tablets when empty) and peer (all peers when empty), for `logsleuth
+// state`. Log text in it is the caller's to sanitise.
+func (s *State) Describe(w io.Writer, tablet, peer string) {
+	for _, r := range s.Replicas() {
+		if (tablet != "" && r.Tablet != tablet) || (peer != "" && r.Peer != peer) {
+			continue
+		}
+		fmt.Fprintln(w, r.String())
+	}
 }

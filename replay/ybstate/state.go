@@ -210,6 +210,9 @@ func (s *State) Apply(e parse.Event) {
 		r.Mvcc.Propagated.raise(ev.Old, fromEvent(ev))
 	case *yb.LeaderSafeTimeBack:
 		r.Mvcc.Propagated.raise(ev.Propagated, fromEvent(ev))
+	default:
+		s.applyRaft(r, ye)
+		s.applyConfig(r, ye)
 	}
 }
 

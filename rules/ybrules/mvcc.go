@@ -237,6 +237,9 @@ func (p *Pack) checkTooLow(r *ybstate.Replica, ev *yb.HTTooLow) {
 			if h.reported {
 				h.value = b.Value
 				h.evidence = append(h.evidence, rules.Evidence{Source: ev.Pos.Source, Line: b.Line, Text: b.Text})
+				if b.VerdictLine > 0 && b.VerdictLine != b.Line {
+					h.evidence = append(h.evidence, rules.Evidence{Source: ev.Pos.Source, Line: b.VerdictLine, Text: b.VerdictText})
+				}
 			}
 		}
 		if s := state[name]; s != nil && s.Set && ev.HT.Compare(s.HT) <= 0 {

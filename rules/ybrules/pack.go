@@ -29,13 +29,22 @@ type onceKey struct {
 func New() *Pack { return &Pack{st: ybstate.New(), once: map[onceKey]int{}} }
 
 // Rules implements rules.Pack.
-func (p *Pack) Rules() []rules.Rule { return catalog }
+func (p *Pack) Rules() []rules.Rule {
+	out := append([]rules.Rule(nil), catalog...)
+	out = append(out, raftCatalog...)
+	return append(out, configCatalog...)
+}
 
 // State is the replayed state, for `logsleuth state`.
 func (p *Pack) State() *ybstate.State { return p.st }
 
-// Finish implements rules.Pack.
-func (p *Pack) Finish() []rules.Finding { return p.findings }
+// Finish implements rules.Pack: rules about what never happened by the
+// end of the logs run here.
+func (p *Pack) Finish() []rules.Finding {
+	p.finishRaft()
+	p.finishConfig()
+	return p.findings
+}
 
 // Observe implements rules.Pack.
 func (p *Pack) Observe(e parse.Event) {
@@ -91,6 +100,9 @@ func (p *Pack) Observe(e parse.Event) {
 			Message:  "mvcc.cc asserted: " + clip(ev.Message),
 			Evidence: []rules.Evidence{rules.Cite(ev)},
 		}, r)
+	default:
+		p.checkRaft(r, ye)
+		p.checkConfig(r, ye)
 	}
 	p.st.Apply(e)
 }

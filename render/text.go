@@ -1,0 +1,126 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"github.com/logsleuth/logsleuth/rules"
+)
+
+// TextOptions say how text output looks.
+type TextOptions struct {
+	// Color turns on lipgloss styling; callers set it for terminals only.
+	Color bool
+}
+
+type textStyles struct {
+	sev     map[rules.Severity]lipgloss.Style
+	rule    lipgloss.Style
+	dim     lipgloss.Style
+	where   lipgloss.Style
+	message lipgloss.Style
+}
+
+func newTextStyles(w io.Writer, color bool) textStyles {
+	r := lipgloss.NewRenderer(w)
+	if color {
+		r.SetColorProfile(termenv.ANSI256)
+	} else {
+		r.SetColorProfile(termenv.Ascii)
+	}
+	return textStyles{
+		sev: map[rules.Severity]lipgloss.Style{
+			rules.Error:   r.NewStyle().Bold(true).Foreground(lipgloss.Color("9")),
+			rules.Warning: r.NewStyle().Bold(true).Foreground(lipgloss.Color("11")),
+			rules.Note:    r.NewStyle().Foreground(lipgloss.Color("12")),
+		},
+		rule:    r.NewStyle().Bold(true),
+		dim:     r.NewStyle().Faint(true),
+		where:   r.NewStyle().Foreground(lipgloss.Color("14")),
+		message: r.NewStyle(),
+	}
+}
+
+// Text writes the report for a person reading a terminal or a ticket.
+// Every piece of log text passes through Sanitize.
+func Text(w io.Writer, r *Report, opt TextOptions) error {
+	st := newTextStyles(w, opt.Color)
+	var b strings.Builder
+	for i, f := range r.Findings {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		sev := fmt.Sprintf("%-7s", f.Severity)
+		fmt.Fprintf(&b, "%s %s  %s\n", st.sev[f.Severity].Render(sev), st.rule.Render(f.Rule), st.dim.Render("("+string(f.Origin)+")"))
+		if s := f.Subject.String(); s != "" {
+			fmt.Fprintf(&b, "        %s\n", Sanitize(s))
+		}
+		fmt.Fprintf(&b, "        %s\n", st.message.Render(Sanitize(f.Message)))
+		for _, e := range f.Evidence {
+			where := fmt.Sprintf("%s:%d", Sanitize(e.Source), e.Line)
+			fmt.Fprintf(&b, "        %s  %s\n", st.where.Render(where), clipText(Sanitize(strings.TrimSpace(e.Text)), 160))
+		}
+		if len(f.Facts) > 0 {
+			keys := make([]string, 0, len(f.Facts))
+			for k := range f.Facts {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			parts := make([]string, len(keys))
+			for i, k := range keys {
+				parts[i] = k + "=" + Sanitize(f.Facts[k])
+			}
+			fmt.Fprintf(&b, "        %s\n", st.dim.Render(strings.Join(parts, " ")))
+		}
+	}
+	if len(r.Findings) > 0 {
+		b.WriteString("\n")
+	}
+	b.WriteString(summary(r))
+	b.WriteString("\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// summary is the last line of a text report.
+func summary(r *Report) string {
+	c := r.Counts()
+	n := len(r.Findings)
+	var parts []string
+	for _, s := range []rules.Severity{rules.Error, rules.Warning, rules.Note} {
+		if c[s] > 0 {
+			parts = append(parts, plural(c[s], s.String()))
+		}
+	}
+	head := plural(n, "finding")
+	if len(parts) > 0 {
+		head += " (" + strings.Join(parts, ", ") + ")"
+	}
+	st := r.Stats
+	return fmt.Sprintf("%s in %s, %s, %s, %d unclaimed, %s",
+		head, plural(len(st.Sources), "source"), plural(st.Lines, "line"), plural(st.Events, "event"),
+		st.Unclaimed, plural(len(st.Diagnostics), "diagnostic"))
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && s[cut]&0xc0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
+}
