@@ -1,0 +1,193 @@
+package es
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// envelope is what a log line says around its message.
+type envelope struct {
+	time   time.Time
+	timed  bool
+	level  string
+	logger string
+	where  Where
+	// recoverTo is the target of a `[i][n][recover to X]` marker.
+	recoverTo string
+	msg       string
+	// stack is the first stack-trace line of a JSON line, if any.
+	stack string
+}
+
+// stripRunner removes leading indentation and a test runner's `  1> ` /
+// `  2> ` prefix.
+func stripRunner(s string) string {
+	s = strings.TrimLeft(s, " \t")
+	i := 0
+	for i < len(s) && i < 3 && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i > 0 && i+1 < len(s) && s[i] == '>' && s[i+1] == ' ' {
+		s = strings.TrimLeft(s[i+2:], " \t")
+	}
+	return s
+}
+
+// isPatternStart is the byte test for the log4j layouts: `[yyyy-`.
+func isPatternStart(s string) bool {
+	return len(s) > 24 && s[0] == '[' && s[5] == '-' && isDigits(s[1:5])
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// bracket reads `[...]` at the start of s (nested brackets kept) and
+// returns its content and what follows.
+func bracket(s string) (inner, rest string, ok bool) {
+	if s == "" || s[0] != '[' {
+		return "", s, false
+	}
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '[':
+			depth++
+		case ']':
+			depth--
+			if depth == 0 {
+				return s[1:i], s[i+1:], true
+			}
+		}
+	}
+	return "", s, false
+}
+
+var timeLayouts = []string{
+	"2006-01-02T15:04:05,000",
+	"2006-01-02T15:04:05.000",
+	"2006-01-02T15:04:05,000Z07:00",
+	"2006-01-02T15:04:05.000Z07:00",
+	"2006-01-02T15:04:05,000Z0700",
+	"2006-01-02T15:04:05.000Z0700",
+	"2006-01-02T15:04:05Z07:00",
+	"2006-01-02 15:04:05,000",
+}
+
+// parseTime reads the ISO8601 variants ES prints. Pattern-layout times have
+// no offset (JVM-local); they are read as UTC, which keeps one source's
+// order and is all merging across sources of one cluster can do.
+func parseTime(s string) (time.Time, bool) {
+	for _, l := range timeLayouts {
+		if t, err := time.Parse(l, s); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// parsePattern reads `[time][LEVEL][logger] [node] [index][shard] msg` in
+// the 6.x-8.x server and test layouts. ok is false when s is not one; err
+// is set when it looks like one but cannot be read.
+func parsePattern(s string) (env envelope, ok bool, err string) {
+	ts, rest, _ := bracket(s)
+	t, tok := parseTime(ts)
+	if !tok {
+		return env, false, ""
+	}
+	env.time, env.timed = t, true
+	lvl, rest, ok1 := bracket(rest)
+	lg, rest, ok2 := bracket(rest)
+	if !ok1 || !ok2 {
+		return env, true, "log line without [LEVEL][logger]"
+	}
+	env.level, env.logger = strings.TrimSpace(lvl), strings.TrimSpace(lg)
+	rest = strings.TrimPrefix(rest, " ")
+	env.where.Shard = -1
+	// The node (6.x marker, 7.x node_name, 8.x test_thread_info) comes
+	// first, unless the first bracket is already the [index][shard] marker.
+	if b1, r1, ok := bracket(rest); ok {
+		if !isShardMarker(r1) || strings.ContainsAny(b1, " ") {
+			env.where.Node = b1
+			rest = strings.TrimPrefix(r1, " ")
+		}
+	}
+	rest = env.marker(rest)
+	env.msg = rest
+	return env, true, ""
+}
+
+// isShardMarker reports whether s starts with `[digits]`.
+func isShardMarker(s string) bool {
+	in, _, ok := bracket(s)
+	return ok && isDigits(in)
+}
+
+// marker consumes `[index][shard]` and `[recover to X]` at the start of s
+// and returns the rest.
+func (env *envelope) marker(s string) string {
+	idx, r, ok := bracket(s)
+	if !ok || idx == "" || !isShardMarker(r) {
+		return s
+	}
+	num, r, _ := bracket(r)
+	n, err := strconv.Atoi(num)
+	if err != nil {
+		return s
+	}
+	env.where.Index, env.where.Shard = idx, n
+	if rt, r2, ok := bracket(r); ok && strings.HasPrefix(rt, "recover to ") {
+		env.recoverTo = strings.TrimPrefix(rt, "recover to ")
+		r = r2
+	}
+	return strings.TrimPrefix(r, " ")
+}
+
+// parseJSON reads a 7.x ESJsonLayout or 8.x ECS line.
+func parseJSON(s string) (env envelope, ok bool, err string) {
+	var m map[string]any
+	if e := json.Unmarshal([]byte(s), &m); e != nil {
+		return env, true, "JSON log line: " + e.Error()
+	}
+	str := func(keys ...string) string {
+		for _, k := range keys {
+			if v, ok := m[k].(string); ok {
+				return v
+			}
+		}
+		return ""
+	}
+	msg, has := m["message"].(string)
+	if !has {
+		return env, false, ""
+	}
+	env.where.Shard = -1
+	env.msg = msg
+	env.level = str("level", "log.level")
+	env.logger = str("component", "log.logger")
+	env.where.Node = str("node.name", "elasticsearch.node.name")
+	if ts := str("timestamp", "@timestamp"); ts != "" {
+		if t, ok := parseTime(ts); ok {
+			env.time, env.timed = t, true
+		} else {
+			return env, true, "JSON log line: unreadable timestamp " + strconv.Quote(ts)
+		}
+	}
+	if st, ok := m["stacktrace"].([]any); ok && len(st) > 0 {
+		env.stack, _ = st[0].(string)
+	} else if st := str("error.stack_trace"); st != "" {
+		env.stack, _, _ = strings.Cut(st, "\n")
+	}
+	env.msg = env.marker(env.msg)
+	return env, true, ""
+}
