@@ -292,7 +292,7 @@ func (d *decoder) nodeLine(meta parse.Meta, s string, out *parse.Sink) bool {
 func (d *decoder) routingLine(meta parse.Meta, s string, out *parse.Sink) bool {
 	r, err := esval.ParseRouting(strings.TrimRight(s, " "))
 	if err != nil {
-		out.Diag(meta.Pos, "routing row: %v", err)
+		out.Diag(meta.Pos, "%v", err)
 		return true
 	}
 	ver, sec := d.version, d.section

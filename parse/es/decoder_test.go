@@ -128,10 +128,10 @@ func TestTimes(t *testing.T) {
 func TestFindThrowable(t *testing.T) {
 	for in, want := range map[string][2]string{
 		"03:26:44    > Throwable #1: java.lang.AssertionError: doc [30] indexed": {"java.lang.AssertionError", "doc [30] indexed"},
-		"Caused by: java.lang.IllegalStateException: try to recover":            {"java.lang.IllegalStateException", "try to recover"},
+		"Caused by: java.lang.IllegalStateException: try to recover":             {"java.lang.IllegalStateException", "try to recover"},
 		"com.carrotsearch.randomizedtesting.UncaughtExceptionError: Captured":    {"com.carrotsearch.randomizedtesting.UncaughtExceptionError", "Captured"},
-		"org.elasticsearch.transport.NodeDisconnectedException: [nodeM][x]":     {"org.elasticsearch.transport.NodeDisconnectedException", "[nodeM][x]"},
-		"java.lang.AssertionError":                                              {"java.lang.AssertionError", ""},
+		"org.elasticsearch.transport.NodeDisconnectedException: [nodeM][x]":      {"org.elasticsearch.transport.NodeDisconnectedException", "[nodeM][x]"},
+		"java.lang.AssertionError": {"java.lang.AssertionError", ""},
 	} {
 		c, m, ok := findThrowable(in)
 		require.True(t, ok, in)

@@ -108,6 +108,13 @@ func message(m parse.Meta, w Where, recoverTo, msg string, th Thrown) (parse.Eve
 	if recoverTo != "" {
 		return recoverySource(m, w, recoverTo, msg)
 	}
+	if strings.HasSuffix(strings.TrimSpace(msg), "seq_no_stats mismatch") {
+		r, err := esval.ParseRouting(strings.TrimSpace(msg))
+		if err != nil {
+			return nil, msgErr("seq_no_stats mismatch: " + err.Error())
+		}
+		return &SeqNoStatsMismatch{Meta: m, Where: Where{Node: w.Node, Index: r.Index, Shard: r.Shard}, Thrown: th, Routing: r}, ""
+	}
 	msg = shardPrefix(&w, msg)
 	switch {
 	case strings.HasPrefix(msg, "index [") || strings.HasPrefix(msg, "index-done [") ||
@@ -138,7 +145,10 @@ func message(m parse.Meta, w Where, recoverTo, msg string, th Thrown) (parse.Eve
 	case strings.Contains(msg, "Checkpoint{") && strings.Contains(msg, "but got:"):
 		return checkpointMismatch(m, w, msg, th)
 	case strings.Contains(msg, "Checkpoint{"):
-		p, _ := payload(msg, "Checkpoint{")
+		p, ok := payload(msg, "Checkpoint{")
+		if !ok {
+			return nil, msgErr("translog checkpoint: Checkpoint{...} is cut")
+		}
 		c, err := esval.ParseCheckpoint(p)
 		if err != nil {
 			return nil, msgErr("translog checkpoint: " + err.Error())
@@ -303,12 +313,6 @@ func message(m parse.Meta, w Where, recoverTo, msg string, th Thrown) (parse.Eve
 		return e, ""
 	case strings.HasPrefix(msg, "try to recover [") && strings.Contains(msg, "with sync id but number of docs differ"):
 		return syncIDDocCount(m, w, msg, th)
-	case strings.HasSuffix(strings.TrimSpace(msg), "seq_no_stats mismatch"):
-		r, err := esval.ParseRouting(strings.TrimSpace(msg))
-		if err != nil {
-			return nil, msgErr("seq_no_stats mismatch: " + err.Error())
-		}
-		return &SeqNoStatsMismatch{Meta: m, Where: Where{Node: w.Node, Index: r.Index, Shard: r.Shard}, Thrown: th, Routing: r}, ""
 	}
 	return nil, ""
 }
