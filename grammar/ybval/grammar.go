@@ -27,50 +27,50 @@ var lex = lexer.MustSimple([]lexer.SimpleRule{
 type Value struct {
 	Pos lexer.Position
 
-	Struct  *Struct `  @@`
-	List    *List   `| @@`
-	Special *string `| @Special`
-	Clock   *string `| @Clock`
-	Seconds *string `| @Seconds`
-	Dotted  *string `| @Dotted`
-	Int     *string `| @Int`
-	Quoted  *string `| @String`
-	Ident   *string `| @Ident`
+	Struct  *Struct `parser:"  @@"`
+	List    *List   `parser:"| @@"`
+	Special *string `parser:"| @Special"`
+	Clock   *string `parser:"| @Clock"`
+	Seconds *string `parser:"| @Seconds"`
+	Dotted  *string `parser:"| @Dotted"`
+	Int     *string `parser:"| @Int"`
+	Quoted  *string `parser:"| @String"`
+	Ident   *string `parser:"| @Ident"`
 }
 
 // Struct is `{ key: value ... }`. Protobuf text repeats keys (`peers { }`
 // several times), so fields keep their order and duplicates.
 type Struct struct {
 	Pos    lexer.Position
-	Fields []*Field `"{" @@* "}"`
+	Fields []*Field `parser:"\"{\" @@* \"}\""`
 }
 
 // Field is `key: value`, or the protobuf text form `key { ... }` with no colon.
 type Field struct {
 	Pos   lexer.Position
-	Key   string `@Ident ( ":" )?`
-	Value *Value `@@`
+	Key   string `parser:"@Ident ( \":\" )?"`
+	Value *Value `parser:"@@"`
 }
 
 // List is `[a, b, c]`.
 type List struct {
 	Pos   lexer.Position
-	Items []*Value `"[" ( @@ ( ","? @@ )* )? "]"`
+	Items []*Value `parser:"\"[\" ( @@ ( \",\"? @@ )* )? \"]\""`
 }
 
 // Fields is a run of fields without the surrounding braces, as protobuf
 // text prints a message at top level (`term: 11 index: 1337331`).
 type Fields struct {
 	Pos    lexer.Position
-	Fields []*Field `@@*`
+	Fields []*Field `parser:"@@*"`
 }
 
 // TraceItem is one entry of a `Recent N MVCC operations:` dump after its
 // number: `Replicated { ht: ... op_id: 15.686817 }`.
 type TraceItem struct {
 	Pos  lexer.Position
-	Kind string  `@Ident`
-	Body *Struct `@@`
+	Kind string  `parser:"@Ident"`
+	Body *Struct `parser:"@@"`
 }
 
 var (
