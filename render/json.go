@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 
@@ -8,13 +9,28 @@ import (
 	"github.com/logsleuth/logsleuth/rules"
 )
 
+// jsonFinding is a finding as the JSON report prints it: the rules
+// contract plus what this run adds, the fingerprint (so a later run's
+// --baseline, or any other tool, can match it) and whether the baseline
+// already held it.
+type jsonFinding struct {
+	rules.Finding
+	Fingerprint string `json:"fingerprint"`
+	Baselined   bool   `json:"baselined,omitempty"`
+}
+
+type jsonReport struct {
+	Findings []jsonFinding `json:"findings"`
+	Stats    Stats         `json:"stats"`
+}
+
 // JSON writes the report as DESIGN.md's findings JSON: findings sorted by
 // (source, line, rule), and stats. encoding/json escapes what log text
 // needs (and sorts fact keys), so the output is byte-identical run to run.
 func JSON(w io.Writer, r *Report) error {
-	out := *r
-	if out.Findings == nil {
-		out.Findings = []rules.Finding{}
+	out := jsonReport{Findings: make([]jsonFinding, len(r.Findings)), Stats: r.Stats}
+	for i := range r.Findings {
+		out.Findings[i] = jsonFinding{Finding: r.Findings[i], Fingerprint: Fingerprint(&r.Findings[i]), Baselined: r.IsBaselined(i)}
 	}
 	if out.Stats.Sources == nil {
 		out.Stats.Sources = []parse.Stats{}
@@ -22,7 +38,40 @@ func JSON(w io.Writer, r *Report) error {
 	if out.Stats.Diagnostics == nil {
 		out.Stats.Diagnostics = []parse.Diagnostic{}
 	}
-	enc := json.NewEncoder(w)
+	return writeJSON(w, &out)
+}
+
+// ReadFindings reads the findings of a JSON report written by JSON, for
+// --baseline. Fields it does not know are ignored, so a report from a
+// newer logsleuth still reads.
+func ReadFindings(rd io.Reader) ([]rules.Finding, error) {
+	var in struct {
+		Findings *[]rules.Finding `json:"findings"`
+	}
+	if err := json.NewDecoder(rd).Decode(&in); err != nil {
+		return nil, err
+	}
+	if in.Findings == nil {
+		return nil, errNoFindings
+	}
+	return *in.Findings, nil
+}
+
+type readError string
+
+func (e readError) Error() string { return string(e) }
+
+const errNoFindings = readError(`not a logsleuth JSON report: no "findings"`)
+
+// writeJSON writes v indented, with C1 controls escaped (see escapeC1):
+// every JSON format may end up on a terminal.
+func writeJSON(w io.Writer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
-	return enc.Encode(&out)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(escapeC1(buf.Bytes()))
+	return err
 }

@@ -9,6 +9,20 @@ import (
 type Report struct {
 	Findings []rules.Finding `json:"findings"`
 	Stats    Stats           `json:"stats"`
+
+	// Rules are the rules that ran, for the formats that describe them
+	// (markdown's explanations, SARIF's rule metadata, JUnit's test cases).
+	Rules []rules.Rule `json:"-"`
+	// Baselined[i] is set when Findings[i] was already in the --baseline
+	// report, so it does not count toward the exit code. Nil without a
+	// baseline.
+	Baselined []bool `json:"-"`
+	// HasBaseline is set when a baseline was given (even an empty one),
+	// so SARIF can say "new" rather than nothing.
+	HasBaseline bool `json:"-"`
+	// FailOn is the --fail-on threshold (zero means error): findings below
+	// it, and baselined ones, are reported but do not fail a JUnit test.
+	FailOn rules.Severity `json:"-"`
 }
 
 // Stats sums up what was read.
@@ -38,4 +52,31 @@ func (r *Report) Counts() map[rules.Severity]int {
 		c[f.Severity]++
 	}
 	return c
+}
+
+// IsBaselined reports whether finding i was in the baseline.
+func (r *Report) IsBaselined(i int) bool {
+	return i < len(r.Baselined) && r.Baselined[i]
+}
+
+// Failing reports whether finding i counts toward the exit code: at or
+// above FailOn and not in the baseline. It is the one definition the exit
+// code, JUnit and the markdown summary share.
+func (r *Report) Failing(i int) bool {
+	failOn := r.FailOn
+	if failOn == 0 {
+		failOn = rules.Error
+	}
+	return r.Findings[i].Severity >= failOn && !r.IsBaselined(i)
+}
+
+// Rule returns the catalog entry for id, or nil when the report carries
+// no catalog or the rule is not in it.
+func (r *Report) Rule(id string) *rules.Rule {
+	for i := range r.Rules {
+		if r.Rules[i].ID == id {
+			return &r.Rules[i]
+		}
+	}
+	return nil
 }

@@ -56,7 +56,11 @@ func Text(w io.Writer, r *Report, opt TextOptions) error {
 			b.WriteString("\n")
 		}
 		sev := fmt.Sprintf("%-7s", f.Severity)
-		fmt.Fprintf(&b, "%s %s  %s\n", st.sev[f.Severity].Render(sev), st.rule.Render(f.Rule), st.dim.Render("("+string(f.Origin)+")"))
+		origin := string(f.Origin)
+		if r.IsBaselined(i) {
+			origin += ", in baseline"
+		}
+		fmt.Fprintf(&b, "%s %s  %s\n", st.sev[f.Severity].Render(sev), st.rule.Render(f.Rule), st.dim.Render("("+origin+")"))
 		if s := f.Subject.String(); s != "" {
 			fmt.Fprintf(&b, "        %s\n", Sanitize(s))
 		}

@@ -1,7 +1,8 @@
 package main
 
 import (
-	"fmt"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -12,9 +13,14 @@ import (
 // analyzeOptions are analyze's flags.
 type analyzeOptions struct {
 	readOptions
-	Format string
-	FailOn string
-	Color  string
+	Format    string
+	formatSet func() bool
+	Outputs   []string
+	FailOn    string
+	Color     string
+	Baseline  string
+	SarifRoot string
+	Rules     string
 }
 
 func newCmdAnalyze(ios *IOStreams) *cobra.Command {
@@ -26,59 +32,124 @@ func newCmdAnalyze(ios *IOStreams) *cobra.Command {
 order, a .gz file, or - for standard input; no PATH means standard input),
 merges the logs into one timeline and reports each broken invariant.
 
-Exit status: 0 no finding at or above --fail-on; 1 findings at or above it;
-2 some input could not be read (the rest was still analysed); 3 usage error.`,
+Reports: --format names the one for standard output (text by default);
+-o FORMAT[=PATH] writes more, from the same run (PATH - is standard
+output). Formats: text, json, markdown (for tickets), sarif (GitHub code
+scanning), junit (CI test reports). When GITHUB_STEP_SUMMARY is set, the
+markdown report is also appended to it.
+
+Exit status: 0 no finding at or above --fail-on; 1 findings at or above it
+(with --baseline, only findings the baseline does not hold count); 2 some
+input could not be read (the rest was still analysed); 3 usage error.`,
+		Example: `  logsleuth analyze yb-tserver.INFO
+  kubectl logs yb-tserver-0 | logsleuth analyze
+  logsleuth analyze --format json bundle/ > findings.json
+  logsleuth analyze -o markdown=report.md -o sarif=logsleuth.sarif -o junit=logsleuth.xml artifacts/
+  logsleuth analyze --baseline known.json --fail-on warning artifacts/
+  logsleuth analyze --rules yb/mvcc,!yb/mvcc/queue-order --tablet 35ef051e15e047b199c820302dc42998 tserver.log`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return analyzeRun(ios, opts, args)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Format, "format", "text", "output format: text or json")
+	f.StringVar(&opts.Format, "format", "text", "format of the report on standard output: "+strings.Join(formats, ", "))
+	opts.formatSet = func() bool { return f.Lookup("format").Changed }
+	f.StringArrayVarP(&opts.Outputs, "output", "o", nil, "also write a report: FORMAT[=PATH], PATH - or empty for standard output (repeatable)")
 	f.StringVar(&opts.FailOn, "fail-on", "error", "exit 1 when a finding is at or above this severity: error, warning, note or none")
+	f.StringVar(&opts.Baseline, "baseline", "", "JSON report of an earlier run: findings it holds (matched by fingerprint) do not count toward the exit status")
+	f.StringVar(&opts.SarifRoot, "sarif-root", "", "make SARIF paths relative to this directory (default: the working directory)")
+	f.StringVar(&opts.Rules, "rules", "", "only these rules: comma-separated IDs, prefixes (yb, yb/mvcc) or globs (*/lease/*); !PATTERN removes")
 	f.StringVar(&opts.Color, "color", "auto", "colour text output: auto, always or never (NO_COLOR and CLICOLOR_FORCE are honoured in auto)")
-	f.IntVar(&opts.Year, "year", 0, "year of glog timestamps, which print none (default: from the log file header)")
-	f.StringVar(&opts.Tablet, "tablet", "", "analyse only this tablet id")
-	f.StringVar(&opts.Peer, "peer", "", "analyse only this peer uuid")
+	addReadFlags(f, &opts.readOptions)
+	_ = cmd.RegisterFlagCompletionFunc("format", completeWords(formats...))
+	_ = cmd.RegisterFlagCompletionFunc("fail-on", completeWords("error", "warning", "note", "none"))
+	_ = cmd.RegisterFlagCompletionFunc("color", completeWords("auto", "always", "never"))
+	_ = cmd.RegisterFlagCompletionFunc("rules", completeRuleIDs)
+	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		var out []string
+		for _, f := range formats {
+			out = append(out, f+"=")
+		}
+		return out, cobra.ShellCompDirectiveNoSpace | cobra.ShellCompDirectiveNoFileComp
+	})
 	return cmd
 }
 
-func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
-	var failOn rules.Severity
-	switch opts.FailOn {
-	case "none":
-		failOn = rules.Error + 1
-	default:
-		s, ok := rules.ParseSeverity(opts.FailOn)
-		if !ok {
-			return usagef("--fail-on %q: want error, warning, note or none", opts.FailOn)
-		}
-		failOn = s
+// parseFailOn reads --fail-on; "none" is above every severity.
+func parseFailOn(s string) (rules.Severity, error) {
+	if s == "none" {
+		return rules.Error + 1, nil
 	}
-	if opts.Format != "text" && opts.Format != "json" {
-		return usagef("--format %q: want text or json", opts.Format)
+	v, ok := rules.ParseSeverity(s)
+	if !ok {
+		return 0, usagef("--fail-on %q: want error, warning, note or none", s)
+	}
+	return v, nil
+}
+
+func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
+	failOn, err := parseFailOn(opts.FailOn)
+	if err != nil {
+		return err
+	}
+	outs, err := parseOutputs(opts.Format, opts.formatSet != nil && opts.formatSet(), opts.Outputs)
+	if err != nil {
+		return err
 	}
 	if opts.Color != "auto" && opts.Color != "always" && opts.Color != "never" {
 		return usagef("--color %q: want auto, always or never", opts.Color)
 	}
-	if opts.Year < 0 || opts.Year > 9999 {
-		return usagef("--year %d: want a four-digit year", opts.Year)
+	if err := validateRead(&opts.readOptions); err != nil {
+		return err
 	}
-	ld := load(ios, args, opts.readOptions)
-	rep := &render.Report{Findings: analyzeEvents(ld.events, newPacks()), Stats: ld.stats}
-	var err error
-	switch opts.Format {
-	case "json":
-		err = render.JSON(ios.Out, rep)
-	default:
-		err = render.Text(ios.Out, rep, render.TextOptions{Color: ios.colorFor(opts.Color)})
-	}
+	catalog := rules.Catalog(newPacks())
+	sel, err := selectRules(opts.Rules, catalog)
 	if err != nil {
-		return fmt.Errorf("write report: %w", err)
+		return err
 	}
+	var baseline *render.Baseline
+	if opts.Baseline != "" {
+		if baseline, err = readBaseline(ios, opts.Baseline); err != nil {
+			return err
+		}
+	}
+	env := renderEnv{color: ios.colorFor(opts.Color), sarif: render.SARIFOptions{ToolVersion: versionString()}}
+	if hasFormat(outs, "sarif") {
+		if env.sarif.Cwd, err = ios.getwd(); err != nil {
+			return usagef("working directory: %v", err)
+		}
+		if opts.SarifRoot != "" {
+			root := opts.SarifRoot
+			if !filepath.IsAbs(root) {
+				root = filepath.Join(env.sarif.Cwd, root)
+			}
+			env.sarif.Root = filepath.Clean(root)
+		}
+	}
+	if err := createOutputs(outs); err != nil {
+		return err
+	}
+	defer closeOutputs(outs)
+
+	ld := load(ios, args, opts.readOptions)
+	findings, ran := analyzeEvents(ld.events, newPacks(), sel, opts.readOptions)
+	rep := &render.Report{Findings: findings, Stats: ld.stats, Rules: ran, FailOn: failOn}
+	if baseline != nil {
+		rep.HasBaseline = true
+		rep.Baselined = baseline.Match(findings)
+	}
+	if err := writeOutputs(ios, outs, rep, env); err != nil {
+		return err
+	}
+	if err := closeOutputs(outs); err != nil {
+		return err
+	}
+	appendStepSummary(ios, rep)
+
 	oc := outcome{unreadable: len(ld.stats.Unreadable) > 0}
-	for _, f := range rep.Findings {
-		if f.Severity >= failOn {
+	for i := range rep.Findings {
+		if rep.Failing(i) {
 			oc.findingsAtFailOn = true
 		}
 	}
@@ -86,4 +157,13 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 		return &outcomeError{oc}
 	}
 	return nil
+}
+
+func hasFormat(outs []output, f string) bool {
+	for _, o := range outs {
+		if o.format == f {
+			return true
+		}
+	}
+	return false
 }

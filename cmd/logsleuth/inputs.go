@@ -118,8 +118,9 @@ func cleanErr(path string, err error) error {
 const MaxDecompressed = 64 << 30
 
 // openInput returns a reader of in's log text, decompressing gzip
-// (recognised by its magic bytes, whatever the name).
-func openInput(ios *IOStreams, in input) (io.ReadCloser, error) {
+// (recognised by its magic bytes, whatever the name). The bytes read from
+// the file (before decompression) are counted on prog.
+func openInput(ios *IOStreams, in input, prog *progress) (io.ReadCloser, error) {
 	var rc io.ReadCloser
 	if in.name == "-" {
 		rc = io.NopCloser(ios.In)
@@ -130,7 +131,7 @@ func openInput(ios *IOStreams, in input) (io.ReadCloser, error) {
 		}
 		rc = f
 	}
-	br := bufio.NewReaderSize(rc, 64<<10)
+	br := bufio.NewReaderSize(prog.reader(rc), 64<<10)
 	magic, _ := br.Peek(2)
 	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
@@ -173,4 +174,19 @@ func (g *gzInput) Read(b []byte) (int, error) {
 func (g *gzInput) Close() error {
 	g.zr.Close()
 	return g.under.Close()
+}
+
+// totalSize is the sum of the sizes of the inputs that are regular files,
+// for the progress bar; standard input adds nothing (its size is unknown).
+func totalSize(fsys FileSystem, inputs []input) int64 {
+	var n int64
+	for _, in := range inputs {
+		if in.name == "-" {
+			continue
+		}
+		if info, err := fsys.Stat(in.name); err == nil && info.Mode().IsRegular() {
+			n += info.Size()
+		}
+	}
+	return n
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"os"
+	"time"
 
 	"golang.org/x/term"
 )
@@ -15,19 +16,44 @@ type IOStreams struct {
 	ErrOut io.Writer
 	// OutTTY is set when Out is a terminal.
 	OutTTY bool
-	// Getenv reads the environment (NO_COLOR, CLICOLOR_FORCE).
+	// ErrTTY is set when ErrOut is a terminal: only then is a progress
+	// bar drawn.
+	ErrTTY bool
+	// Getenv reads the environment (NO_COLOR, CLICOLOR_FORCE, CI,
+	// GITHUB_STEP_SUMMARY).
 	Getenv func(string) string
 	// Open opens an input file; ReadDir and Stat walk directories.
 	FS FileSystem
+	// Now is the clock, for the progress bar's rate only (never for
+	// anything in a report). Nil means time.Now.
+	Now func() time.Time
+	// Getwd is the working directory, for SARIF's relative paths. Nil
+	// means os.Getwd.
+	Getwd func() (string, error)
 }
 
 func systemIO() *IOStreams {
 	return &IOStreams{
 		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
 		OutTTY: term.IsTerminal(int(os.Stdout.Fd())),
+		ErrTTY: term.IsTerminal(int(os.Stderr.Fd())),
 		Getenv: os.Getenv,
 		FS:     osFS{},
 	}
+}
+
+func (s *IOStreams) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+func (s *IOStreams) getwd() (string, error) {
+	if s.Getwd != nil {
+		return s.Getwd()
+	}
+	return os.Getwd()
 }
 
 // colorFor decides whether to style output: --color always/never win;
@@ -47,4 +73,17 @@ func (s *IOStreams) colorFor(mode string) bool {
 		return true
 	}
 	return s.OutTTY
+}
+
+// progressWanted says whether to draw a progress bar: only on a terminal,
+// never in CI (CI=true) or on a dumb terminal, where the carriage returns
+// would pile up in the log.
+func (s *IOStreams) progressWanted() bool {
+	if !s.ErrTTY {
+		return false
+	}
+	if v := s.Getenv("CI"); v != "" && v != "0" && v != "false" {
+		return false
+	}
+	return s.Getenv("TERM") != "dumb"
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -9,6 +10,40 @@ import (
 
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "dev"
+
+// versionString is version, or for a build without -ldflags the module
+// version `go install` recorded, or the VCS revision a build in a checkout
+// recorded, so a report can always say which logsleuth wrote it.
+func versionString() string {
+	if version != "dev" {
+		return version
+	}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return version
+	}
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	var rev, dirty string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = "-dirty"
+			}
+		}
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if rev != "" {
+		return version + "+" + rev + dirty
+	}
+	return version
+}
 
 // Main runs logsleuth with args and returns the exit code.
 func Main(args []string, ios *IOStreams) int {
@@ -62,9 +97,14 @@ that prove it.
   logsleuth analyze yb-tserver.INFO
   cat yb-tserver.INFO | logsleuth analyze
   logsleuth analyze --format json bundle/
+  logsleuth analyze -o markdown=report.md -o sarif=logsleuth.sarif bundle/
+  logsleuth rules
+  logsleuth explain yb/mvcc/ht-below-safe-time
+  logsleuth events tserver.log.gz | jq .kind
 
-'logsleuth PATH...' alone means 'logsleuth analyze PATH...'.`,
-		Version:       version,
+'logsleuth PATH...' alone means 'logsleuth analyze PATH...'.
+Shell completion: 'logsleuth completion bash|zsh|fish|powershell --help'.`,
+		Version:       versionString(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.ArbitraryArgs,
@@ -78,6 +118,7 @@ that prove it.
 	// `logsleuth FILE` takes analyze's flags too.
 	root.Flags().AddFlagSet(analyze.Flags())
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
-	root.AddCommand(analyze, newCmdState(ios))
+	root.SetVersionTemplate("logsleuth {{.Version}}\n")
+	root.AddCommand(analyze, newCmdState(ios), newCmdEvents(ios), newCmdRules(ios), newCmdExplain(ios))
 	return root
 }

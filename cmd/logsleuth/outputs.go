@@ -1,0 +1,189 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/logsleuth/logsleuth/render"
+)
+
+// formats are the report formats, in the order help lists them.
+var formats = []string{"text", "json", "markdown", "sarif", "junit"}
+
+func knownFormat(f string) bool {
+	for _, k := range formats {
+		if k == f {
+			return true
+		}
+	}
+	return false
+}
+
+// output is one report to write: a format and a path, "-" for stdout.
+type output struct {
+	format string
+	path   string
+	file   *os.File
+}
+
+// parseOutputs turns --format and the -o FORMAT[=PATH] flags into the
+// reports to write. --format names stdout's report; it is implied (text)
+// only when no -o is given. At most one report may go to stdout, and no
+// file may be named twice.
+func parseOutputs(format string, formatSet bool, specs []string) ([]output, error) {
+	var outs []output
+	if !knownFormat(format) {
+		return nil, usagef("--format %q: want %s", format, strings.Join(formats, ", "))
+	}
+	if formatSet || len(specs) == 0 {
+		outs = append(outs, output{format: format, path: "-"})
+	}
+	for _, s := range specs {
+		f, p, _ := strings.Cut(s, "=")
+		if !knownFormat(f) {
+			return nil, usagef("-o %q: want FORMAT[=PATH] with FORMAT one of %s", s, strings.Join(formats, ", "))
+		}
+		if p == "" {
+			p = "-"
+		}
+		outs = append(outs, output{format: f, path: p})
+	}
+	seen := map[string]bool{}
+	for _, o := range outs {
+		if seen[o.path] {
+			if o.path == "-" {
+				return nil, usagef("more than one report to stdout; give the others a file with -o FORMAT=PATH")
+			}
+			return nil, usagef("-o: %s named twice", o.path)
+		}
+		seen[o.path] = true
+	}
+	return outs, nil
+}
+
+// create opens the report files before any input is read, so a bad path
+// fails at once rather than after a long analysis.
+func createOutputs(outs []output) error {
+	for i := range outs {
+		if outs[i].path == "-" {
+			continue
+		}
+		f, err := os.Create(outs[i].path)
+		if err != nil {
+			closeOutputs(outs)
+			return usagef("-o %s: %v", outs[i].path, cleanErr(outs[i].path, err))
+		}
+		outs[i].file = f
+	}
+	return nil
+}
+
+func closeOutputs(outs []output) error {
+	var first error
+	for i := range outs {
+		if outs[i].file != nil {
+			if err := outs[i].file.Close(); err != nil && first == nil {
+				first = err
+			}
+			outs[i].file = nil
+		}
+	}
+	return first
+}
+
+// renderEnv is what the formats need besides the report.
+type renderEnv struct {
+	color bool // for text to stdout only
+	sarif render.SARIFOptions
+}
+
+func writeReport(w io.Writer, format string, rep *render.Report, env renderEnv) error {
+	switch format {
+	case "json":
+		return render.JSON(w, rep)
+	case "markdown":
+		return render.Markdown(w, rep, render.MarkdownOptions{})
+	case "sarif":
+		return render.SARIF(w, rep, env.sarif)
+	case "junit":
+		return render.JUnit(w, rep)
+	}
+	return render.Text(w, rep, render.TextOptions{Color: env.color})
+}
+
+// writeOutputs writes every report. A report for a file is rendered to
+// memory first, so a file never holds half a report.
+func writeOutputs(ios *IOStreams, outs []output, rep *render.Report, env renderEnv) error {
+	for _, o := range outs {
+		if o.path == "-" {
+			if err := writeReport(ios.Out, o.format, rep, env); err != nil {
+				return fmt.Errorf("write %s report: %w", o.format, err)
+			}
+			continue
+		}
+		var buf bytes.Buffer
+		fileEnv := env
+		fileEnv.color = false
+		if err := writeReport(&buf, o.format, rep, fileEnv); err != nil {
+			return fmt.Errorf("write %s report: %w", o.format, err)
+		}
+		if _, err := o.file.Write(buf.Bytes()); err != nil {
+			return fmt.Errorf("write %s: %w", o.path, err)
+		}
+	}
+	return nil
+}
+
+// stepSummaryMax keeps the job summary under GitHub's 1 MiB limit per step;
+// above it only the summary table is appended.
+const stepSummaryMax = 1000 << 10
+
+// appendStepSummary appends the markdown report to $GITHUB_STEP_SUMMARY
+// when GitHub Actions sets it. A failure is reported but does not change
+// the exit status: the run's verdict stands without its summary.
+func appendStepSummary(ios *IOStreams, rep *render.Report) {
+	path := ios.Getenv("GITHUB_STEP_SUMMARY")
+	if path == "" {
+		return
+	}
+	var buf bytes.Buffer
+	if err := render.Markdown(&buf, rep, render.MarkdownOptions{}); err != nil {
+		fmt.Fprintf(ios.ErrOut, "logsleuth: GITHUB_STEP_SUMMARY: %v\n", err)
+		return
+	}
+	if buf.Len() > stepSummaryMax {
+		buf.Reset()
+		render.Markdown(&buf, rep, render.MarkdownOptions{SummaryOnly: true})
+		buf.WriteString("\nThe full report is too long for a job summary; write it with -o markdown=FILE.\n")
+	}
+	buf.WriteString("\n")
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err == nil {
+		_, err = f.Write(buf.Bytes())
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(ios.ErrOut, "logsleuth: GITHUB_STEP_SUMMARY: %s\n", render.Sanitize(err.Error()))
+	}
+}
+
+// readBaseline reads --baseline: a JSON report of an earlier run. A
+// baseline that cannot be read is a usage error: comparing against
+// nothing would fail CI on every old finding, or worse, hide new ones.
+func readBaseline(ios *IOStreams, path string) (*render.Baseline, error) {
+	rc, err := ios.FS.Open(path)
+	if err != nil {
+		return nil, usagef("--baseline: %v", cleanErr(path, err))
+	}
+	defer rc.Close()
+	fs, err := render.ReadFindings(rc)
+	if err != nil {
+		return nil, usagef("--baseline %s: %v", path, err)
+	}
+	return render.NewBaseline(fs), nil
+}

@@ -1,0 +1,194 @@
+package render
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/logsleuth/logsleuth/rules"
+)
+
+// JUnit XML as CI systems (GitHub Actions test reporters, GitLab, Jenkins)
+// read it. The shape is the common denominator of their parsers:
+// testsuites > testsuite > testcase > failure | error | system-out.
+type (
+	junitSuites struct {
+		XMLName  xml.Name     `xml:"testsuites"`
+		Name     string       `xml:"name,attr"`
+		Tests    int          `xml:"tests,attr"`
+		Failures int          `xml:"failures,attr"`
+		Errors   int          `xml:"errors,attr"`
+		Suites   []junitSuite `xml:"testsuite"`
+	}
+	junitSuite struct {
+		Name     string      `xml:"name,attr"`
+		Tests    int         `xml:"tests,attr"`
+		Failures int         `xml:"failures,attr"`
+		Errors   int         `xml:"errors,attr"`
+		Skipped  int         `xml:"skipped,attr"`
+		Cases    []junitCase `xml:"testcase"`
+	}
+	junitCase struct {
+		Classname string         `xml:"classname,attr"`
+		Name      string         `xml:"name,attr"`
+		Failures  []junitProblem `xml:"failure"`
+		Errors    []junitProblem `xml:"error"`
+		SystemOut *junitCDATA    `xml:"system-out"`
+	}
+	junitCDATA struct {
+		Text string `xml:",cdata"`
+	}
+	junitProblem struct {
+		Message string `xml:"message,attr"`
+		Type    string `xml:"type,attr"`
+		Body    string `xml:",cdata"`
+	}
+)
+
+// JUnit writes the report as JUnit XML: one test suite per system, one
+// test case per rule that ran (named by its ID, so a CI dashboard tracks a
+// rule across runs), one <failure> per finding that counts toward the exit
+// code. Findings below --fail-on or already in the baseline are listed in
+// the test case's <system-out> instead, so the JUnit verdict and the exit
+// code agree. Inputs that could not be read are an <error> of the test case
+// logsleuth/inputs. encoding/xml escapes attributes and splits "]]>" in
+// CDATA; control sequences are stripped first, and characters XML 1.0
+// cannot carry are dropped.
+func JUnit(w io.Writer, r *Report) error {
+	cases := map[string]*junitCase{}
+	var ids []string
+	add := func(id string) *junitCase {
+		if c, ok := cases[id]; ok {
+			return c
+		}
+		c := &junitCase{Classname: junitClass(id), Name: id}
+		cases[id] = c
+		ids = append(ids, id)
+		return c
+	}
+	for _, rule := range r.Rules {
+		add(rule.ID)
+	}
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		c := add(f.Rule)
+		body := junitBody(f)
+		if r.Failing(i) {
+			c.Failures = append(c.Failures, junitProblem{Message: junitMessage(f), Type: f.Severity.String(), Body: xmlChars(body)})
+			continue
+		}
+		why := "below --fail-on"
+		if r.IsBaselined(i) {
+			why = "in the baseline"
+		}
+		if c.SystemOut == nil {
+			c.SystemOut = &junitCDATA{}
+		}
+		c.SystemOut.Text += xmlChars(fmt.Sprintf("%s (%s, not counted: %s): %s\n%s\n", f.Severity, f.Rule, why, junitMessage(f), body))
+	}
+	sort.Strings(ids)
+	suites := map[string]*junitSuite{}
+	var names []string
+	for _, id := range ids {
+		sys, _, _ := strings.Cut(id, "/")
+		s, ok := suites[sys]
+		if !ok {
+			s = &junitSuite{Name: sys}
+			suites[sys] = s
+			names = append(names, sys)
+		}
+		c := cases[id]
+		s.Cases = append(s.Cases, *c)
+		s.Tests++
+		if len(c.Failures) > 0 {
+			s.Failures++
+		}
+	}
+	if len(r.Stats.Unreadable) > 0 {
+		c := junitCase{Classname: "logsleuth", Name: "logsleuth/inputs"}
+		for _, u := range r.Stats.Unreadable {
+			c.Errors = append(c.Errors, junitProblem{Message: sanitizeInline(u), Type: "unreadable", Body: sanitizeInline(u)})
+		}
+		s := &junitSuite{Name: "logsleuth", Tests: 1, Errors: 1, Cases: []junitCase{c}}
+		if _, ok := suites[s.Name]; !ok {
+			names = append(names, s.Name)
+		}
+		suites[s.Name] = s
+	}
+	sort.Strings(names)
+	out := junitSuites{Name: "logsleuth"}
+	for _, n := range names {
+		s := suites[n]
+		out.Suites = append(out.Suites, *s)
+		out.Tests += s.Tests
+		out.Failures += s.Failures
+		out.Errors += s.Errors
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(&out); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+// junitClass is the system and area of a rule ID with dots, which Jenkins
+// and GitLab show as package and class: yb/mvcc/x is yb.mvcc.
+func junitClass(id string) string {
+	parts := strings.Split(id, "/")
+	if len(parts) > 1 {
+		parts = parts[:len(parts)-1]
+	}
+	return strings.Join(parts, ".")
+}
+
+func junitMessage(f *rules.Finding) string {
+	msg := sanitizeInline(f.Message)
+	if len(f.Evidence) > 0 {
+		msg = fmt.Sprintf("%s:%d: %s", sanitizeInline(f.Evidence[0].Source), f.Evidence[0].Line, msg)
+	}
+	return msg
+}
+
+func junitBody(f *rules.Finding) string {
+	var b strings.Builder
+	if s := f.Subject.String(); s != "" {
+		fmt.Fprintf(&b, "subject: %s\n", sanitizeInline(s))
+	}
+	fmt.Fprintf(&b, "origin: %s\n", f.Origin)
+	for _, e := range f.Evidence {
+		fmt.Fprintf(&b, "%s:%d  %s\n", sanitizeInline(e.Source), e.Line, clipText(sanitizeInline(strings.TrimSpace(e.Text)), mdMaxEvidenceLen))
+	}
+	if len(f.Facts) > 0 {
+		keys := make([]string, 0, len(f.Facts))
+		for k := range f.Facts {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			fmt.Fprintf(&b, "%s=%s\n", sanitizeInline(k), sanitizeInline(f.Facts[k]))
+		}
+	}
+	return b.String()
+}
+
+// xmlChars drops what XML 1.0's Char production excludes (C0 controls
+// other than tab and newline, surrogates, U+FFFE and U+FFFF): CDATA is not
+// escaped, and a JUnit parser rejects the whole file on one such rune.
+func xmlChars(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t' || r == '\n' || r == '\r':
+			return r
+		case r < 0x20, r >= 0xd800 && r <= 0xdfff, r == 0xfffe, r == 0xffff:
+			return -1
+		}
+		return r
+	}, s)
+}

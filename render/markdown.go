@@ -1,0 +1,222 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/logsleuth/logsleuth/rules"
+)
+
+// MarkdownOptions say how much a markdown report holds.
+type MarkdownOptions struct {
+	// SummaryOnly keeps the heading, the counts and the summary table and
+	// drops the per-finding sections: for places with a size limit, such
+	// as a GitHub job summary.
+	SummaryOnly bool
+}
+
+// Limits that keep a long report readable in a ticket: past them, text is
+// folded into <details> rather than dropped.
+const (
+	mdEvidenceOpen   = 8    // evidence lines shown unfolded
+	mdStateOpen      = 12   // state lines shown unfolded
+	mdFindingsOpen   = 10   // findings whose sections are unfolded
+	mdMaxEvidenceLen = 1000 // bytes of one evidence line kept
+)
+
+// Markdown writes the report for a GitHub or Jira ticket: a summary table,
+// then per finding its explanation, the evidence quoted with source:line,
+// the numbers that prove it and the replayed state just before the break.
+// All log text is escaped: inline text with backslashes, identifiers as
+// code spans, evidence in code blocks whose fence outlasts any backticks
+// in the log.
+func Markdown(w io.Writer, r *Report, opt MarkdownOptions) error {
+	var b strings.Builder
+	b.WriteString("## logsleuth report\n\n")
+	b.WriteString(summary(r))
+	b.WriteString("\n")
+	if r.HasBaseline {
+		n := 0
+		for i := range r.Findings {
+			if r.IsBaselined(i) {
+				n++
+			}
+		}
+		fmt.Fprintf(&b, "\n%d of them new, %d already in the baseline.\n", len(r.Findings)-n, n)
+	}
+	if len(r.Stats.Unreadable) > 0 {
+		b.WriteString("\n**Inputs that could not be read** (the rest was analysed):\n\n")
+		for _, u := range r.Stats.Unreadable {
+			fmt.Fprintf(&b, "- %s\n", mdText(u))
+		}
+	}
+	if len(r.Findings) == 0 {
+		b.WriteString("\nNo broken invariant found.\n")
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	b.WriteString("\n")
+	if r.HasBaseline {
+		b.WriteString("| # | Rule | Severity | Subject | Where | Status |\n|---:|---|---|---|---|---|\n")
+	} else {
+		b.WriteString("| # | Rule | Severity | Subject | Where |\n|---:|---|---|---|---|\n")
+	}
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s |", i+1, mdCode(f.Rule, true), f.Severity, mdSubject(f.Subject), mdWhere(f, true))
+		if r.HasBaseline {
+			if r.IsBaselined(i) {
+				b.WriteString(" baseline |")
+			} else {
+				b.WriteString(" **new** |")
+			}
+		}
+		b.WriteString("\n")
+	}
+	if !opt.SummaryOnly {
+		// Every section ends with a blank line, so one goes before the
+		// first only.
+		b.WriteString("\n")
+		fold := len(r.Findings) > mdFindingsOpen
+		for i := range r.Findings {
+			mdFinding(&b, r, i, fold)
+		}
+	}
+	_, err := io.WriteString(w, strings.TrimRight(b.String(), "\n")+"\n")
+	return err
+}
+
+func mdSubject(s rules.Subject) string {
+	var parts []string
+	add := func(k, v string) {
+		if v != "" {
+			parts = append(parts, k+" "+mdCode(v, true))
+		}
+	}
+	add("tablet", s.Tablet)
+	add("peer", s.Peer)
+	add("index", s.Index)
+	if s.Shard != nil {
+		parts = append(parts, fmt.Sprintf("shard %d", *s.Shard))
+	}
+	add("node", s.Node)
+	add("allocation", s.Allocation)
+	if len(parts) == 0 {
+		return mdText(s.System)
+	}
+	return strings.Join(parts, " ")
+}
+
+func mdWhere(f *rules.Finding, inTable bool) string {
+	if len(f.Evidence) == 0 {
+		return ""
+	}
+	return mdCode(fmt.Sprintf("%s:%d", f.Evidence[0].Source, f.Evidence[0].Line), inTable)
+}
+
+func mdFinding(b *strings.Builder, r *Report, i int, fold bool) {
+	f := &r.Findings[i]
+	rule := r.Rule(f.Rule)
+	title := ""
+	if rule != nil {
+		title = rule.Title
+	}
+	if fold {
+		head := fmt.Sprintf("%d. %s %s", i+1, f.Severity, f.Rule)
+		if title != "" {
+			head += ": " + title
+		}
+		fmt.Fprintf(b, "<details><summary>%s</summary>\n\n", htmlText(head))
+	}
+	fmt.Fprintf(b, "### %d. %s %s", i+1, f.Severity, mdCode(f.Rule, false))
+	if title != "" {
+		b.WriteString(": " + mdProse(title))
+	}
+	b.WriteString("\n\n")
+	meta := []string{"**Origin:** " + string(f.Origin)}
+	if s := mdSubject(f.Subject); s != "" {
+		meta = append([]string{"**Subject:** " + s}, meta...)
+	}
+	if r.HasBaseline {
+		if r.IsBaselined(i) {
+			meta = append(meta, "**Baseline:** already known")
+		} else {
+			meta = append(meta, "**Baseline:** new")
+		}
+	}
+	b.WriteString(strings.Join(meta, " · "))
+	b.WriteString("\n\n")
+	fmt.Fprintf(b, "> %s\n\n", mdText(f.Message))
+	if rule != nil && rule.Explain != "" {
+		b.WriteString(mdProse(rule.Explain))
+		if len(rule.Upstream) > 0 {
+			b.WriteString(" Seen upstream:")
+			for j, u := range rule.Upstream {
+				if j > 0 {
+					b.WriteString(",")
+				}
+				b.WriteString(" " + mdLink(u))
+			}
+			b.WriteString(".")
+		}
+		b.WriteString("\n\n")
+	}
+	if len(f.Evidence) > 0 {
+		var ev strings.Builder
+		for _, e := range f.Evidence {
+			fmt.Fprintf(&ev, "%s:%d  %s\n", Sanitize(e.Source), e.Line, clipText(Sanitize(strings.TrimRight(e.Text, " \t")), mdMaxEvidenceLen))
+		}
+		mdBlock(b, fmt.Sprintf("Evidence (%s)", plural(len(f.Evidence), "line")), "**Evidence**", ev.String(), len(f.Evidence) > mdEvidenceOpen)
+	}
+	if len(f.Facts) > 0 {
+		b.WriteString("**Numbers**\n\n| Fact | Value |\n|---|---|\n")
+		keys := make([]string, 0, len(f.Facts))
+		for k := range f.Facts {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			fmt.Fprintf(b, "| %s | %s |\n", mdCode(k, true), mdCode(f.Facts[k], true))
+		}
+		b.WriteString("\n")
+	}
+	if len(f.State) > 0 {
+		who := "the subject"
+		if s := f.Subject.String(); s != "" {
+			who = s
+		}
+		label := "Replayed state of " + who + " just before the break"
+		mdBlock(b, label, "**"+mdText(label)+"**", strings.Join(f.State, "\n")+"\n", len(f.State) > mdStateOpen)
+	}
+	if fold {
+		b.WriteString("</details>\n\n")
+	}
+}
+
+// mdBlock writes a code block under a bold label, or folded into a
+// <details> whose summary is summaryText when folded is set.
+func mdBlock(b *strings.Builder, summaryText, label, block string, folded bool) {
+	block = SanitizeLines(block)
+	fence := mdFence(block)
+	if folded {
+		fmt.Fprintf(b, "<details><summary>%s</summary>\n\n", htmlText(summaryText))
+	} else {
+		b.WriteString(label + "\n\n")
+	}
+	fmt.Fprintf(b, "%stext\n%s%s\n\n", fence, block, fence)
+	if folded {
+		b.WriteString("</details>\n\n")
+	}
+}
+
+// mdLink writes a catalog URL as an autolink when it is a plain http(s)
+// URL, else as escaped text: catalog text is ours, but a link is the one
+// place markdown would execute a scheme.
+func mdLink(u string) string {
+	if (strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://")) && !strings.ContainsAny(u, "<> \t\r\n\"'`") {
+		return "<" + u + ">"
+	}
+	return mdText(u)
+}
