@@ -1,0 +1,45 @@
+package yb
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/logsleuth/logsleuth/parse"
+)
+
+// FuzzRaftLine feeds one glog line to the decoder, seeded with every Raft
+// line of testdata/yb/raft: it must not panic, must give at most one
+// event, and the event must sit on that line.
+func FuzzRaftLine(f *testing.F) {
+	if b, err := os.ReadFile("../../testdata/yb/raft/parse/lines.txt"); err == nil {
+		sc := bufio.NewScanner(bytes.NewReader(b))
+		sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+		for sc.Scan() {
+			if l := sc.Text(); strings.HasPrefix(l, "I") || strings.HasPrefix(l, "W") {
+				f.Add(l)
+			}
+		}
+	}
+	f.Add("I0101 00:00:00.000000 1 replica_state.cc:1300] T t P p [term 9 LEADER]: Revoked old leader  ht lease: { physical: 18446744073709551615 }")
+	f.Add("I0101 00:00:00.000000 1 raft_consensus.cc:1] T t P p [term 99999999999999999999 LEADER]:  Leader election vote request: Granting yes vote for candidate c in term 99999999999999999999.")
+	f.Fuzz(func(t *testing.T, line string) {
+		if strings.ContainsAny(line, "\n\r") {
+			return
+		}
+		res, err := parse.Scan(strings.NewReader(line), "fuzz", []parse.System{System}, parse.Options{Year: 2023})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Events) > 1 {
+			t.Fatalf("one line gave %d events", len(res.Events))
+		}
+		for _, e := range res.Events {
+			if m := e.Info(); m.Pos.Line != 1 || m.Last != 1 {
+				t.Fatalf("%s at lines %d-%d of a one-line input", e.Kind(), m.Pos.Line, m.Last)
+			}
+		}
+	})
+}
