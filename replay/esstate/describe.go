@@ -1,0 +1,177 @@
+package esstate
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+func num(n int64) string {
+	if n == Unknown {
+		return "?"
+	}
+	return fmt.Sprint(n)
+}
+
+// Lines renders the copy as "name: value" entries in a fixed order, the
+// form findings carry as the state just before a break.
+func (c *Copy) Lines() []string {
+	role := "replica"
+	if c.Primary {
+		role = "primary"
+	}
+	state := c.State
+	if state == "" {
+		state = "not in routing"
+	}
+	out := []string{
+		"copy: " + c.Shard.String() + " on " + c.Node,
+		"role: " + role,
+		fmt.Sprintf("routing: %s (version %s, allocation %s)", state, num(c.Version), orDash(c.AllocID)),
+		"term: " + num(c.Term),
+		fmt.Sprintf("local checkpoint: %s", num(c.LCP)),
+		fmt.Sprintf("global checkpoint: %s", num(c.GCP)),
+		fmt.Sprintf("max seq#: %s", num(c.MaxSeqNo)),
+		"history: " + c.history(),
+	}
+	if len(c.Stale) > 0 {
+		var parts []string
+		for _, o := range c.Stale {
+			parts = append(parts, o.String())
+		}
+		out = append(out, "stale ops: "+strings.Join(parts, ", "))
+	}
+	for _, cr := range c.Commits {
+		out = append(out, "commit: "+cr.String())
+	}
+	for i, r := range c.Recoveries {
+		out = append(out, fmt.Sprintf("recovery %d: %s", i+1, r))
+	}
+	return out
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func (c *Copy) history() string {
+	if len(c.Ops) == 0 {
+		return "-"
+	}
+	seqs := make([]int64, 0, len(c.Ops))
+	for q := range c.Ops {
+		seqs = append(seqs, q)
+	}
+	sort.Slice(seqs, func(i, j int) bool { return seqs[i] < seqs[j] })
+	const show = 8
+	var parts []string
+	for i, q := range seqs {
+		if i == show {
+			parts = append(parts, fmt.Sprintf("... %d more", len(seqs)-show))
+			break
+		}
+		parts = append(parts, c.Ops[q].String())
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (cr *CommitRef) String() string {
+	s := cr.Commit.String() + " (seen " + cr.At.String()
+	if cr.ShouldDelete {
+		s += ", should have been deleted by the recovery at " + cr.ShouldDeleteAt.String()
+	}
+	if cr.Deleted {
+		s += ", deleted " + cr.DeletedAt.String()
+	}
+	return s + ")"
+}
+
+func (r *Recovery) String() string {
+	kind := r.Kind
+	if kind == "" {
+		kind = "peer"
+	}
+	s := fmt.Sprintf("%s from %s, started %s", kind, orDash(r.Source), r.Started)
+	if r.GCP != Unknown {
+		s += fmt.Sprintf(", gcp %d", r.GCP)
+	}
+	if r.Safe != nil {
+		s += fmt.Sprintf(", safe commit lcp=%d max_seq_no=%d (%s)", r.Safe.LocalCheckpoint, r.Safe.MaxSeqNo, r.SafeAt)
+	}
+	if r.Start != Unknown {
+		s += fmt.Sprintf(", ops from #%d", r.Start)
+	}
+	if r.ReqFrom != Unknown {
+		s += fmt.Sprintf(", required [%d:%d] (%s)", r.ReqFrom, r.ReqTo, r.Phase2)
+	}
+	switch {
+	case r.Done:
+		s += ", done " + r.DoneAt.String()
+	case r.Finalized:
+		s += ", finalized"
+	}
+	return s
+}
+
+// Describe prints one shard's copies, each fact with the line it came
+// from; it backs `logsleuth state`.
+func (s *State) Describe(w io.Writer, index string, shard int) error {
+	sh := s.Shards[ShardID{index, shard}]
+	if sh == nil {
+		_, err := fmt.Fprintf(w, "[%s][%d]: no events\n", index, shard)
+		return err
+	}
+	return sh.describe(w)
+}
+
+func (sh *Shard) describe(w io.Writer) error {
+	var b strings.Builder
+	term := num(sh.Term)
+	if sh.TermCounted {
+		term += " (counted from primary changes)"
+	}
+	fmt.Fprintf(&b, "%s primary %s (%s), term %s, routing version %s, gcp %s\n",
+		sh.ID, orDash(sh.Primary), sh.PrimaryAt, term, num(sh.Version), num(sh.GCP))
+	for _, c := range sh.CopiesSorted() {
+		fmt.Fprintf(&b, "  %s\n", c.Node)
+		for _, l := range c.Lines()[1:] {
+			fmt.Fprintf(&b, "    %s\n", l)
+		}
+		refs := []struct {
+			name string
+			ref  Ref
+		}{{"routing", c.RoutingAt}, {"lcp", c.LCPAt}, {"gcp", c.GCPAt}, {"translog", c.TranslogAt}, {"stale since", c.StaleSince}}
+		var at []string
+		for _, r := range refs {
+			if r.ref.Line != 0 {
+				at = append(at, r.name+" "+r.ref.String())
+			}
+		}
+		if len(at) > 0 {
+			fmt.Fprintf(&b, "    from: %s\n", strings.Join(at, ", "))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// String prints every shard, for test diffs and debugging.
+func (s *State) String() string {
+	var b strings.Builder
+	ids := make([]string, 0, len(s.names))
+	for id := range s.names {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		fmt.Fprintf(&b, "node %s = %s\n", id, s.names[id])
+	}
+	for _, id := range s.ShardIDs() {
+		_ = s.Shards[id].describe(&b)
+	}
+	return b.String()
+}

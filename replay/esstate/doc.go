@@ -1,0 +1,15 @@
+// Package esstate folds Elasticsearch / OpenSearch events into per-shard,
+// per-copy state: which copy is primary under which routing version, the
+// primary term, each copy's operation history (seq# -> doc, term), local
+// and global checkpoints, max seq#, the index commits a copy is known to
+// hold and which of them should already have been deleted, its peer
+// recoveries, and the operations it may still hold from a history the
+// cluster abandoned at a failover.
+//
+// The fold is pure: Apply takes time only from events, never reads files,
+// the environment or the clock, and iterates maps in sorted order, so the
+// same events give the same state and the same printout.
+//
+// esstate may import parse, parse/es and grammar/esval; never rules,
+// render or the OS.
+package esstate

@@ -1,0 +1,793 @@
+package esstate
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/logsleuth/logsleuth/grammar/esval"
+	"github.com/logsleuth/logsleuth/parse"
+	"github.com/logsleuth/logsleuth/parse/es"
+)
+
+// Unknown marks a number the logs have not shown yet.
+const Unknown int64 = -3
+
+// Ref points at the log line a fact came from, for evidence and printouts.
+type Ref struct {
+	Source string
+	Line   int
+	Text   string
+}
+
+// RefOf is the first line of e.
+func RefOf(e parse.Event) Ref {
+	m := e.Info()
+	return Ref{Source: m.Pos.Source, Line: m.Pos.Line, Text: m.Text}
+}
+
+func (r Ref) String() string {
+	if r.Line == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%s:%d", r.Source, r.Line)
+}
+
+// ShardID is an index name and shard number.
+type ShardID struct {
+	Index string
+	Shard int
+}
+
+func (s ShardID) String() string { return fmt.Sprintf("[%s][%d]", s.Index, s.Shard) }
+
+// OpRef is one operation a copy applied.
+type OpRef struct {
+	Seq int64
+	Doc string
+	// Term is the op's primary term: printed (7.x+), or the shard's term as
+	// replay counted it when the line did not print one.
+	Term int64
+	// TermPrinted is set when the line printed the term (7.x+).
+	TermPrinted bool
+	// Estimated is set when the seq# was not printed (a 6.x primary logs
+	// seq# -2 before assigning) and replay took the copy's next one.
+	Estimated bool
+	// Isolated is set when the op was applied on a node cut off from every
+	// other copy by a network disruption: it cannot have been replicated.
+	Isolated   bool
+	IsolatedBy Ref
+	Time       time.Time
+	At         Ref
+}
+
+func (o OpRef) String() string {
+	s := fmt.Sprintf("#%d", o.Seq)
+	if o.Estimated {
+		s = fmt.Sprintf("#%d?", o.Seq)
+	}
+	return fmt.Sprintf("%s doc %s term %d", s, o.Doc, o.Term)
+}
+
+// CommitRef is an index commit a copy is known to hold.
+type CommitRef struct {
+	Commit esval.Commit
+	At     Ref
+	// ShouldDelete is set when a recovery started from an older commit
+	// while this one existed: since 6.2 the engine keeps only the starting
+	// commit, so this one must not be used again.
+	ShouldDelete   bool
+	ShouldDeleteAt Ref
+	Deleted        bool
+	DeletedAt      Ref
+}
+
+// Recovery is one peer recovery of a copy.
+type Recovery struct {
+	Source string
+	// Kind is "ops" (sequence-number based), "file" (phase1 copied files)
+	// or "" while unknown.
+	Kind    string
+	Start   int64
+	ReqFrom int64
+	ReqTo   int64
+	// Safe is the commit the target started from, when logged.
+	Safe   *esval.Commit
+	SafeAt Ref
+	// GCP is the persisted global checkpoint the target started with.
+	GCP       int64
+	Started   Ref
+	Phase2    Ref
+	Done      bool
+	DoneAt    Ref
+	Finalized bool
+	// Received are the seq#s the target applied since phase2 began.
+	Received map[int64]Ref
+	// Lost are ops of the primary's history this recovery left out.
+	Lost []LostOp
+}
+
+// LostOp is a doc a recovery left out of the target: its seq# sits in the
+// target's starting commit, which holds another (stale) op there.
+type LostOp struct {
+	Primary OpRef // the op of the live history
+	Stale   OpRef // what the target's commit holds at that seq#
+}
+
+// Copy is one shard copy, keyed by node.
+type Copy struct {
+	Shard   ShardID
+	Node    string
+	NodeID  string
+	AllocID string
+	Primary bool
+	// State is the routing state (STARTED, INITIALIZING, ...), "" until a
+	// routing row names the copy.
+	State     string
+	RoutingAt Ref
+	Version   int64
+	InSync    bool
+	Term      int64
+	LCP       int64
+	LCPAt     Ref
+	GCP       int64
+	GCPAt     Ref
+	// GCPLive is set when GCP came from the copy's in-memory tracker (not
+	// a persisted checkpoint file, which may lag); GCPTerm is the shard's
+	// term then.
+	GCPLive  bool
+	GCPTerm  int64
+	MaxSeqNo int64
+	// Ops is the copy's history since its last reset (recovery, rollback).
+	Ops map[int64]OpRef
+	// Stale are ops the copy applied under an older primary that the
+	// cluster abandoned at a failover (written while isolated, or above the
+	// gcp); its old commits may still hold them.
+	Stale      []OpRef
+	StaleSince Ref
+	Commits    []*CommitRef
+	Recoveries []*Recovery
+	Translog   *esval.Checkpoint
+	TranslogAt Ref
+	// TranslogContext is how the last checkpoint was printed
+	// ("open-uncommitted", "recovered" or "").
+	TranslogContext string
+}
+
+// Recovery returns the copy's latest recovery, or nil.
+func (c *Copy) Recovery() *Recovery {
+	if len(c.Recoveries) == 0 {
+		return nil
+	}
+	return c.Recoveries[len(c.Recoveries)-1]
+}
+
+// Recovering reports whether the copy is still being built: its lcp may
+// legitimately trail the gcp.
+func (c *Copy) Recovering() bool {
+	if c.State == "INITIALIZING" {
+		return true
+	}
+	r := c.Recovery()
+	return r != nil && !r.Done && !r.Finalized
+}
+
+// Shard is one replication group.
+type Shard struct {
+	ID      ShardID
+	Version int64
+	// Term is the primary term: printed, or counted from primary changes.
+	Term        int64
+	TermCounted bool
+	Primary     string
+	PrimaryAt   Ref
+	// GCP is the highest global checkpoint any line showed for the shard.
+	GCP int64
+	// History is the live history: seq# -> op, as any copy applied it
+	// under the current primary or before the last failover.
+	History map[int64]OpRef
+	Copies  map[string]*Copy
+}
+
+// Disruption is an active network partition.
+type Disruption struct {
+	Partitions [][]string
+	Since      time.Time
+	At         Ref
+}
+
+// State is the whole fold.
+type State struct {
+	names      map[string]string // node id -> name
+	Shards     map[ShardID]*Shard
+	Disruption *Disruption
+}
+
+// New returns an empty state.
+func New() *State {
+	return &State{names: map[string]string{}, Shards: map[ShardID]*Shard{}}
+}
+
+// NodeName maps a node id to the name a nodes: dump gave it, or returns
+// the id itself.
+func (s *State) NodeName(id string) string {
+	if n, ok := s.names[id]; ok {
+		return n
+	}
+	return id
+}
+
+// Shard returns the shard, creating it.
+func (s *State) Shard(id ShardID) *Shard {
+	sh := s.Shards[id]
+	if sh == nil {
+		sh = &Shard{ID: id, Version: -1, Term: 1, GCP: Unknown, History: map[int64]OpRef{}, Copies: map[string]*Copy{}}
+		s.Shards[id] = sh
+	}
+	return sh
+}
+
+// Lookup returns a copy without creating it.
+func (s *State) Lookup(id ShardID, node string) *Copy {
+	if sh := s.Shards[id]; sh != nil {
+		return sh.Copies[node]
+	}
+	return nil
+}
+
+// Copy returns the copy on node, creating it.
+func (sh *Shard) Copy(node string) *Copy {
+	c := sh.Copies[node]
+	if c == nil {
+		c = &Copy{Shard: sh.ID, Node: node, Version: -1, Term: Unknown, LCP: Unknown, GCP: Unknown, MaxSeqNo: Unknown, Ops: map[int64]OpRef{}}
+		sh.Copies[node] = c
+	}
+	return c
+}
+
+// ByAlloc finds the copy with an allocation id.
+func (sh *Shard) ByAlloc(aid string) *Copy {
+	for _, n := range sh.nodes() {
+		if c := sh.Copies[n]; c.AllocID == aid {
+			return c
+		}
+	}
+	return nil
+}
+
+// nodes lists copy keys in order, so nothing iterates a map unsorted.
+func (sh *Shard) nodes() []string {
+	out := make([]string, 0, len(sh.Copies))
+	for n := range sh.Copies {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// CopiesSorted lists the shard's copies by node.
+func (sh *Shard) CopiesSorted() []*Copy {
+	out := make([]*Copy, 0, len(sh.Copies))
+	for _, n := range sh.nodes() {
+		out = append(out, sh.Copies[n])
+	}
+	return out
+}
+
+// ShardIDs lists shards in order.
+func (s *State) ShardIDs() []ShardID {
+	out := make([]ShardID, 0, len(s.Shards))
+	for id := range s.Shards {
+		out = append(out, id)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Index != out[j].Index {
+			return out[i].Index < out[j].Index
+		}
+		return out[i].Shard < out[j].Shard
+	})
+	return out
+}
+
+// FindCommit returns the copy's known commit that is the same as c.
+func (c *Copy) FindCommit(k esval.Commit) *CommitRef {
+	for _, cr := range c.Commits {
+		if cr.Commit.SameAs(k) {
+			return cr
+		}
+	}
+	return nil
+}
+
+// StaleAtOrBelow lists the copy's stale ops with seq# <= n, by seq#.
+func (c *Copy) StaleAtOrBelow(n int64) []OpRef {
+	var out []OpRef
+	for _, o := range c.Stale {
+		if o.Seq <= n {
+			out = append(out, o)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Seq < out[j].Seq })
+	return out
+}
+
+func (c *Copy) maxOp() int64 {
+	m := int64(esval.NoOpsPerformed)
+	for s := range c.Ops {
+		if s > m {
+			m = s
+		}
+	}
+	return m
+}
+
+func (c *Copy) resetAbove(seq int64) {
+	for s := range c.Ops {
+		if s > seq {
+			delete(c.Ops, s)
+		}
+	}
+}
+
+// where resolves an event's shard; ok is false when the line named none.
+func where(w es.Where) (ShardID, bool) {
+	return ShardID{w.Index, w.Shard}, w.HasShard()
+}
+
+// Apply folds one event into the state. Events of other systems are
+// ignored.
+func (s *State) Apply(e parse.Event) {
+	switch ev := e.(type) {
+	case *es.NodeRow:
+		s.names[ev.Node.ID] = ev.Node.Name
+	case *es.RoutingRow:
+		s.routing(ev)
+	case *es.Disruption:
+		s.disruption(ev)
+	case *es.Op:
+		s.op(ev)
+	case *es.TermReset:
+		if id, ok := where(ev.Where); ok {
+			sh := s.Shard(id)
+			c := sh.Copy(ev.Node)
+			c.resetAbove(ev.ToLCP)
+			c.Term = ev.Term
+			if ev.Term > sh.Term {
+				sh.Term, sh.TermCounted = ev.Term, false
+			}
+			c.LCP, c.LCPAt = ev.ToLCP, RefOf(e)
+		}
+	case *es.TranslogCheckpoint:
+		if id, ok := where(ev.Where); ok {
+			sh := s.Shard(id)
+			c := sh.Copy(ev.Node)
+			ck := ev.Checkpoint
+			c.Translog, c.TranslogAt, c.TranslogContext = &ck, RefOf(e), ev.Context
+			if !ck.Legacy && ck.GlobalCheckpoint >= esval.NoOpsPerformed {
+				if r := c.Recovery(); r != nil && !r.Done {
+					r.GCP = ck.GlobalCheckpoint
+				}
+				c.GCP, c.GCPAt, c.GCPLive = ck.GlobalCheckpoint, RefOf(e), false
+				if ck.GlobalCheckpoint > sh.GCP {
+					sh.GCP = ck.GlobalCheckpoint
+				}
+			}
+		}
+	case *es.RecoveryTarget:
+		if id, ok := where(ev.Where); ok {
+			c := s.Shard(id).Copy(ev.Node)
+			s.recoveryTarget(c, ev)
+		}
+	case *es.RecoverySource:
+		if id, ok := where(ev.Where); ok {
+			c := s.Shard(id).Copy(ev.Target)
+			s.recoverySource(c, ev)
+		}
+	case *es.RecoveryCommits:
+		if id, ok := where(ev.Where); ok {
+			s.recoveryCommits(s.Shard(id).Copy(ev.Node), ev)
+		}
+	case *es.CommitPolicy:
+		if id, ok := where(ev.Where); ok {
+			c := s.Shard(id).Copy(ev.Node)
+			switch ev.Action {
+			case "delete":
+				if cr := c.FindCommit(ev.Commit); cr != nil {
+					cr.Deleted, cr.DeletedAt = true, RefOf(e)
+				} else {
+					c.Commits = append(c.Commits, &CommitRef{Commit: ev.Commit, At: RefOf(e), Deleted: true, DeletedAt: RefOf(e)})
+				}
+				c.forgetStale(ev.Commit)
+			case "safe":
+				for _, k := range []esval.Commit{ev.Commit, *ev.Last} {
+					if c.FindCommit(k) == nil {
+						c.Commits = append(c.Commits, &CommitRef{Commit: k, At: RefOf(e)})
+					}
+				}
+			}
+		}
+	case *es.Tracker:
+		s.tracker(ev)
+	case *es.SeqNoStats:
+		if id, ok := where(ev.Where); ok && ev.Stats != nil {
+			c := s.Shard(id).Copy(ev.Node)
+			c.LCP, c.LCPAt = ev.Stats.LocalCheckpoint, RefOf(e)
+			c.GCP, c.GCPAt = ev.Stats.GlobalCheckpoint, RefOf(e)
+			c.MaxSeqNo = ev.Stats.MaxSeqNo
+		}
+	case *es.SeqNoStatsMismatch:
+		sh := s.Shard(ShardID{ev.Routing.Index, ev.Routing.Shard})
+		c := sh.Copy(s.NodeName(ev.Routing.Node))
+		if ev.Got != nil {
+			c.LCP, c.LCPAt = ev.Got.LocalCheckpoint, RefOf(e)
+			c.GCP, c.GCPAt = ev.Got.GlobalCheckpoint, RefOf(e)
+			c.MaxSeqNo = ev.Got.MaxSeqNo
+		}
+	}
+}
+
+func (s *State) routing(ev *es.RoutingRow) {
+	r := ev.Routing
+	sh := s.Shard(ShardID{r.Index, r.Shard})
+	if ev.Version >= 0 && ev.Version > sh.Version {
+		// A newer table replaces the older one: a copy it does not list
+		// is gone (its store may remain on the node).
+		sh.Version = ev.Version
+		for _, c := range sh.Copies {
+			if c.Version >= 0 && c.Version < ev.Version {
+				c.State, c.InSync = "", false
+			}
+		}
+	}
+	if r.Node == "" {
+		return
+	}
+	node := s.NodeName(r.Node)
+	c := sh.Copy(node)
+	if c.AllocID != "" && r.AllocationID != "" && c.AllocID != r.AllocationID {
+		// A new allocation rebuilds the copy from a recovery: its live
+		// history restarts (what is on disk is tracked as Stale).
+		c.Ops = map[int64]OpRef{}
+		c.InSync, c.GCPLive = false, false
+	}
+	c.NodeID, c.AllocID, c.State, c.Version = r.Node, r.AllocationID, r.State, ev.Version
+	c.RoutingAt = RefOf(ev)
+	c.Primary = r.Primary
+	if c.Term < sh.Term {
+		c.Term = sh.Term
+	}
+	c.InSync = r.State == "STARTED" || r.State == "RELOCATING"
+	if r.Primary && r.State != "UNASSIGNED" && r.State != "INITIALIZING" {
+		s.promote(sh, node, RefOf(ev))
+	}
+}
+
+// promote records node as the primary. A change of primary is a failover:
+// the term goes up, and ops the old primary applied that cannot be in the
+// new primary's history become stale on the old primary's copy.
+func (s *State) promote(sh *Shard, node string, at Ref) {
+	if sh.Primary == node {
+		return
+	}
+	old := sh.Primary
+	sh.Primary, sh.PrimaryAt = node, at
+	if old == "" {
+		return
+	}
+	sh.Term++
+	sh.TermCounted = true
+	for _, n := range sh.nodes() {
+		if n != node {
+			sh.Copies[n].Primary = false
+		}
+	}
+	if oc := sh.Copies[old]; oc != nil {
+		var seqs []int64
+		for q := range oc.Ops {
+			seqs = append(seqs, q)
+		}
+		sort.Slice(seqs, func(i, j int) bool { return seqs[i] < seqs[j] })
+		for _, q := range seqs {
+			o := oc.Ops[q]
+			if o.Isolated || (sh.GCP != Unknown && o.Seq > sh.GCP) {
+				oc.Stale = append(oc.Stale, o)
+				if h, ok := sh.History[o.Seq]; ok && h.At == o.At {
+					delete(sh.History, o.Seq)
+				}
+			}
+		}
+		if len(oc.Stale) > 0 {
+			oc.StaleSince = at
+		}
+	}
+	if nc := sh.Copies[node]; nc != nil {
+		nc.Primary = true
+	}
+	for _, c := range sh.Copies {
+		if c.State != "" && c.Term < sh.Term {
+			c.Term = sh.Term
+		}
+	}
+}
+
+func (s *State) disruption(ev *es.Disruption) {
+	if !ev.Start {
+		s.Disruption = nil
+		return
+	}
+	s.Disruption = &Disruption{Partitions: ev.Partitions, Since: ev.Info().Time, At: RefOf(ev)}
+	// Lines of one source are in line order, not time order: ops logged
+	// just above the disruption line may have happened after it.
+	for _, id := range s.ShardIDs() {
+		sh := s.Shards[id]
+		for _, c := range sh.CopiesSorted() {
+			if !s.isolated(sh, c.Node) {
+				continue
+			}
+			for q, o := range c.Ops {
+				if !o.Time.IsZero() && !o.Time.Before(s.Disruption.Since) {
+					o.Isolated, o.IsolatedBy = true, s.Disruption.At
+					c.Ops[q] = o
+				}
+			}
+		}
+	}
+}
+
+// isolated reports whether node is partitioned from every other node that
+// holds (or may hold) a copy of sh.
+func (s *State) isolated(sh *Shard, node string) bool {
+	d := s.Disruption
+	if d == nil {
+		return false
+	}
+	side := -1
+	for i, p := range d.Partitions {
+		for _, n := range p {
+			if n == node {
+				side = i
+			}
+		}
+	}
+	if side < 0 || len(d.Partitions) < 2 {
+		return false
+	}
+	others := 0
+	for _, n := range sh.nodes() {
+		if n == node {
+			continue
+		}
+		others++
+		for _, m := range d.Partitions[side] {
+			if m == n {
+				return false
+			}
+		}
+	}
+	if others == 0 {
+		// No other copy known: cut off from the other partitions' nodes.
+		return len(d.Partitions[side]) == 1
+	}
+	return true
+}
+
+func (s *State) op(ev *es.Op) {
+	id, ok := where(ev.Where)
+	if !ok || ev.Node == "" {
+		return
+	}
+	sh := s.Shard(id)
+	c := sh.Copy(ev.Node)
+	if ev.Done && ev.SeqNo < 0 {
+		return
+	}
+	primary := ev.SeqNo == esval.Unassigned || ev.Origin == "PRIMARY"
+	if primary && c.Recovering() {
+		primary = false
+	}
+	if primary {
+		s.promote(sh, ev.Node, RefOf(ev))
+	}
+	o := OpRef{Seq: ev.SeqNo, Doc: ev.DocID, Term: ev.Term, TermPrinted: ev.Term >= 0, Time: ev.Info().Time, At: RefOf(ev)}
+	if o.Term < 0 {
+		o.Term = sh.Term
+	}
+	if o.Seq == esval.Unassigned {
+		next := c.maxOp()
+		if c.MaxSeqNo > next {
+			next = c.MaxSeqNo
+		}
+		o.Seq, o.Estimated = next+1, true
+	}
+	if o.Seq < 0 {
+		return
+	}
+	if s.isolated(sh, ev.Node) {
+		o.Isolated, o.IsolatedBy = true, s.Disruption.At
+	}
+	if ev.Done {
+		// index-done confirms the op its index line announced; on a
+		// primary that line had no seq# yet, so drop the estimate.
+		if prev, ok := c.Ops[o.Seq]; ok && prev.Doc == o.Doc && !prev.Estimated {
+			return
+		}
+		for q, prev := range c.Ops {
+			if prev.Estimated && prev.Doc == o.Doc {
+				delete(c.Ops, q)
+				if h, ok := sh.History[q]; ok && h.At == prev.At {
+					delete(sh.History, q)
+				}
+			}
+		}
+	}
+	c.Ops[o.Seq] = o
+	if o.TermPrinted && o.Term > c.Term {
+		c.Term = o.Term
+	}
+	if o.Seq > c.MaxSeqNo {
+		c.MaxSeqNo = o.Seq
+	}
+	if r := c.Recovery(); r != nil && !r.Done && r.Received != nil {
+		r.Received[o.Seq] = o.At
+	}
+	// A printed seq# beats an estimate; an estimate never replaces one.
+	if h, ok := sh.History[o.Seq]; !o.Isolated && (!ok || !o.Estimated || h.Estimated) {
+		sh.History[o.Seq] = o
+	}
+}
+
+// forgetStale drops stale ops a deleted commit was the last holder of.
+func (c *Copy) forgetStale(k esval.Commit) {
+	for _, cr := range c.Commits {
+		if !cr.Deleted && cr.Commit.MaxSeqNo >= 0 && len(c.Stale) > 0 && cr.Commit.LocalCheckpoint > k.LocalCheckpoint {
+			return
+		}
+	}
+	var keep []OpRef
+	for _, o := range c.Stale {
+		if o.Seq > k.MaxSeqNo {
+			keep = append(keep, o)
+		}
+	}
+	c.Stale = keep
+}
+
+// startRecovery returns the copy's recovery in progress, or begins one.
+// fresh forces a new one (the target's first line of a recovery).
+func (s *State) startRecovery(c *Copy, src string, at Ref, fresh bool) *Recovery {
+	if r := c.Recovery(); !fresh && r != nil && !r.Done && !r.Finalized && (r.Source == "" || src == "" || r.Source == src) {
+		if r.Source == "" {
+			r.Source = src
+		}
+		return r
+	}
+	r := &Recovery{Source: src, Start: Unknown, ReqFrom: Unknown, ReqTo: Unknown, GCP: Unknown, Started: at}
+	if c.Translog != nil && !c.Translog.Legacy {
+		r.GCP = c.Translog.GlobalCheckpoint
+	}
+	c.Recoveries = append(c.Recoveries, r)
+	return r
+}
+
+func (s *State) recoveryTarget(c *Copy, ev *es.RecoveryTarget) {
+	switch ev.Step {
+	case es.TargetDone:
+		if r := c.Recovery(); r != nil {
+			r.Done, r.DoneAt = true, RefOf(ev)
+		}
+		return
+	}
+	r := s.startRecovery(c, ev.Source, RefOf(ev), ev.Step == es.TargetPreparing)
+	switch ev.Step {
+	case es.TargetFileBased:
+		r.Kind = "file"
+	case es.TargetSeqNo:
+		r.Kind, r.Start = "ops", ev.Start
+	}
+}
+
+func (s *State) recoverySource(c *Copy, ev *es.RecoverySource) {
+	var r *Recovery
+	switch ev.Step {
+	case es.StepSeqNoStart, es.StepPhase1Files, es.StepSkipPhase1, es.StepPhase2Send, es.StepEndSeqNo:
+		r = s.startRecovery(c, ev.Node, RefOf(ev), false)
+	default:
+		// Later steps belong to the recovery they follow, if any.
+		if r = c.Recovery(); r == nil || r.Done {
+			return
+		}
+	}
+	switch ev.Step {
+	case es.StepSeqNoStart:
+		if r.Kind == "" {
+			r.Kind = "ops"
+		}
+		r.Start = ev.Start
+	case es.StepPhase1Files:
+		r.Kind = "file"
+		// Files replace the target's store: no old commit survives.
+		c.Stale = nil
+		for _, cr := range c.Commits {
+			if !cr.Deleted {
+				cr.Deleted, cr.DeletedAt = true, RefOf(ev)
+			}
+		}
+		c.Ops = map[int64]OpRef{}
+	case es.StepPhase2Send:
+		if r.Kind == "" {
+			r.Kind = "ops"
+		}
+		r.Start, r.ReqFrom, r.ReqTo, r.Phase2 = ev.Start, ev.ReqFrom, ev.ReqTo, RefOf(ev)
+		if r.Kind == "ops" {
+			c.resetAbove(ev.Start - 1)
+		}
+		r.Received = map[int64]Ref{}
+	case es.StepFinalize:
+		r.Finalized = true
+	}
+}
+
+func (s *State) recoveryCommits(c *Copy, ev *es.RecoveryCommits) {
+	r := s.startRecovery(c, "", RefOf(ev), false)
+	safe := ev.Safe
+	r.Safe, r.SafeAt, r.GCP = &safe, RefOf(ev), ev.GCP
+	for _, k := range ev.Commits {
+		if c.FindCommit(k) == nil {
+			c.Commits = append(c.Commits, &CommitRef{Commit: k, At: RefOf(ev)})
+		}
+	}
+	// Commits newer than the starting one must go (CombinedDeletionPolicy
+	// onInit since 6.2): remember them, a later recovery must not use one.
+	for _, k := range ev.Commits {
+		if k.SameAs(safe) || k.TranslogUUID != safe.TranslogUUID {
+			continue
+		}
+		if k.MaxSeqNo > safe.MaxSeqNo {
+			cr := c.FindCommit(k)
+			if !cr.ShouldDelete {
+				cr.ShouldDelete, cr.ShouldDeleteAt = true, RefOf(ev)
+			}
+		}
+	}
+}
+
+func (s *State) tracker(ev *es.Tracker) {
+	id, ok := where(ev.Where)
+	if !ok {
+		return
+	}
+	sh := s.Shard(id)
+	switch ev.What {
+	case es.TrackLCP:
+		if c := sh.ByAlloc(ev.AllocationID); c != nil {
+			c.LCP, c.LCPAt = ev.To, RefOf(ev)
+		}
+	case es.TrackInSync:
+		if c := sh.ByAlloc(ev.AllocationID); c != nil {
+			c.InSync = true
+		}
+	case es.TrackPrimaryGCP, es.TrackReplicaGCP:
+		c := sh.Copy(ev.Node)
+		c.GCP, c.GCPAt, c.GCPLive, c.GCPTerm = ev.To, RefOf(ev), true, sh.Term
+		if ev.To > sh.GCP {
+			sh.GCP = ev.To
+		}
+	}
+}
+
+// EffectiveLCP is the last printed local checkpoint extended over the ops
+// the copy applied since without a gap: lcp lines are not printed for every
+// op, and a stale value must not make a later gcp look too high.
+func (c *Copy) EffectiveLCP() int64 {
+	l := c.LCP
+	if l == Unknown {
+		return Unknown
+	}
+	for range len(c.Ops) {
+		if _, ok := c.Ops[l+1]; !ok {
+			break
+		}
+		l++
+	}
+	return l
+}

@@ -1,0 +1,149 @@
+package esrules
+
+import (
+	"fmt"
+
+	"github.com/logsleuth/logsleuth/grammar/esval"
+	"github.com/logsleuth/logsleuth/parse"
+	"github.com/logsleuth/logsleuth/parse/es"
+	"github.com/logsleuth/logsleuth/replay/esstate"
+	"github.com/logsleuth/logsleuth/rules"
+)
+
+// opConflict checks that a copy's op does not rebind a seq# its history,
+// since the last reset, holds for another operation.
+func (p *Pack) opConflict(ev *es.Op) {
+	id, ok := shardOf(ev.Where)
+	if !ok || ev.SeqNo < 0 || ev.Done {
+		return
+	}
+	c := p.st.Lookup(id, ev.Node)
+	if c == nil {
+		return
+	}
+	prev, ok := c.Ops[ev.SeqNo]
+	if !ok || prev.Estimated {
+		return
+	}
+	doc := prev.Doc != ev.DocID
+	term := ev.Term >= 0 && prev.TermPrinted && prev.Term != ev.Term
+	if !doc && !term {
+		return
+	}
+	facts := map[string]string{"seq_no": fmt.Sprint(ev.SeqNo), "prev_doc": prev.Doc, "new_doc": ev.DocID}
+	newTerm := "?"
+	if ev.Term >= 0 {
+		newTerm = fmt.Sprint(ev.Term)
+		facts["new_term"] = newTerm
+	}
+	if prev.TermPrinted {
+		facts["prev_term"] = fmt.Sprint(prev.Term)
+	}
+	p.add(SeqNoConflict, rules.Derived, copySubject(c),
+		fmt.Sprintf("%s %s applied seq# %d as doc %s (term %s) after already holding it as %s, with no reset or recovery between",
+			c.Node, id, ev.SeqNo, ev.DocID, newTerm, prev.String()),
+		[]rules.Evidence{rules.Cite(ev), cite(prev.At)}, facts, c.Lines())
+}
+
+// tracker checks gcp updates: a replica's against its own lcp, a
+// primary's against its previous value and the in-sync copies'.
+func (p *Pack) tracker(ev *es.Tracker) {
+	id, ok := shardOf(ev.Where)
+	if !ok {
+		return
+	}
+	sh := p.st.Shards[id]
+	if sh == nil {
+		return
+	}
+	c := sh.Copies[ev.Node]
+	switch ev.What {
+	case es.TrackReplicaGCP:
+		if c == nil || !c.InSync || c.Recovering() {
+			return
+		}
+		lcp := c.EffectiveLCP()
+		if lcp == esstate.Unknown || ev.To <= lcp {
+			return
+		}
+		p.add(GCPAboveLCP, rules.Derived, copySubject(c),
+			fmt.Sprintf("in-sync %s %s took global checkpoint %d while its local checkpoint is %d", c.Node, id, ev.To, lcp),
+			[]rules.Evidence{rules.Cite(ev), cite(c.LCPAt)}, map[string]string{"gcp": fmt.Sprint(ev.To), "lcp": fmt.Sprint(lcp)}, c.Lines())
+	case es.TrackPrimaryGCP:
+		if c != nil && c.GCPLive && c.GCPTerm == sh.Term && c.GCP != esstate.Unknown && ev.To < c.GCP {
+			p.add(GCPBelowInSync, rules.Derived, copySubject(c),
+				fmt.Sprintf("primary %s %s moved its global checkpoint back from %d to %d", c.Node, id, c.GCP, ev.To),
+				[]rules.Evidence{rules.Cite(ev), cite(c.GCPAt)}, map[string]string{"from": fmt.Sprint(c.GCP), "to": fmt.Sprint(ev.To)}, c.Lines())
+			return
+		}
+		for _, o := range sh.CopiesSorted() {
+			if o.Node == ev.Node || !o.InSync || o.Recovering() || !o.GCPLive || o.GCPTerm != sh.Term || o.GCP <= ev.To {
+				continue
+			}
+			var state []string
+			subj := subject(ev.Where, "")
+			if c != nil {
+				state, subj = c.Lines(), copySubject(c)
+			}
+			p.add(GCPBelowInSync, rules.Derived, subj,
+				fmt.Sprintf("primary %s %s set global checkpoint %d, below in-sync copy %s's %d under the same term", ev.Node, id, ev.To, o.Node, o.GCP),
+				[]rules.Evidence{rules.Cite(ev), cite(o.GCPAt)}, map[string]string{"gcp": fmt.Sprint(ev.To), "in_sync_gcp": fmt.Sprint(o.GCP), "in_sync_node": o.Node}, state)
+			return
+		}
+	}
+}
+
+// seqNoStats checks a printed (maxSeqNo, lcp, gcp) of a started copy.
+func (p *Pack) seqNoStats(ev *es.SeqNoStats) {
+	id, ok := shardOf(ev.Where)
+	if !ok {
+		return
+	}
+	c := p.st.Lookup(id, ev.Node)
+	switch {
+	case ev.Stats != nil:
+		if c == nil || !c.InSync || c.Recovering() || ev.Stats.GlobalCheckpoint <= ev.Stats.LocalCheckpoint {
+			return
+		}
+		p.gcpAbove(ev, c, *ev.Stats, "")
+	case ev.State != nil:
+		st := ev.State
+		if !st.InSync || st.GlobalCheckpoint <= st.LocalCheckpoint {
+			return
+		}
+		var state []string
+		if c != nil {
+			state = c.Lines()
+		}
+		p.add(GCPAboveLCP, rules.Derived, subject(ev.Where, allocOf(c)),
+			fmt.Sprintf("tracker holds an in-sync copy of %s with global checkpoint %d above its local checkpoint %d", id, st.GlobalCheckpoint, st.LocalCheckpoint),
+			[]rules.Evidence{rules.Cite(ev)}, map[string]string{"gcp": fmt.Sprint(st.GlobalCheckpoint), "lcp": fmt.Sprint(st.LocalCheckpoint)}, state)
+	}
+}
+
+func (p *Pack) gcpAbove(ev parse.Event, c *esstate.Copy, s esval.SeqNoStats, how string) {
+	p.add(GCPAboveLCP, rules.Derived, copySubject(c),
+		fmt.Sprintf("started %s %s reports %s: global checkpoint %d above local checkpoint %d%s", c.Node, c.Shard, s, s.GlobalCheckpoint, s.LocalCheckpoint, how),
+		[]rules.Evidence{rules.Cite(ev)}, map[string]string{"gcp": fmt.Sprint(s.GlobalCheckpoint), "lcp": fmt.Sprint(s.LocalCheckpoint)}, c.Lines())
+}
+
+// seqNoStatsMismatch checks the copy's side of the test's stats
+// comparison. A replica lagging the primary's gcp (corpus 07) is not a
+// break; a started copy with gcp above its own lcp is.
+func (p *Pack) seqNoStatsMismatch(ev *es.SeqNoStatsMismatch) {
+	got := ev.Got
+	if ev.Routing.State != "STARTED" || got == nil || got.GlobalCheckpoint <= got.LocalCheckpoint {
+		return
+	}
+	id := esstate.ShardID{Index: ev.Routing.Index, Shard: ev.Routing.Shard}
+	node := p.st.NodeName(ev.Routing.Node)
+	n := id.Shard
+	subj := rules.Subject{System: "es", Index: id.Index, Shard: &n, Node: node, Allocation: ev.Routing.AllocationID}
+	var state []string
+	if c := p.st.Lookup(id, node); c != nil {
+		state = c.Lines()
+	}
+	p.add(GCPAboveLCP, rules.Confirmed, subj,
+		fmt.Sprintf("started copy %s reports %s: global checkpoint %d above local checkpoint %d", ev.Routing, *got, got.GlobalCheckpoint, got.LocalCheckpoint),
+		[]rules.Evidence{rules.Cite(ev)}, map[string]string{"gcp": fmt.Sprint(got.GlobalCheckpoint), "lcp": fmt.Sprint(got.LocalCheckpoint)}, state)
+}

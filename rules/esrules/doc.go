@@ -1,0 +1,12 @@
+// Package esrules is the Elasticsearch / OpenSearch rule pack: the
+// invariants of sequence numbers, checkpoints, the safe commit and peer
+// recovery, checked against replay/esstate. For each event the pack checks
+// its rules against the state before the event, then folds the event in;
+// rules about what never happened later run in Finish.
+//
+// A break ES asserted itself is reported; one replay found is derived; one
+// both saw is confirmed.
+//
+// esrules may import rules, replay/esstate, parse, parse/es and
+// grammar/esval; never render or the OS.
+package esrules

@@ -1,0 +1,272 @@
+package esrules
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/logsleuth/logsleuth/parse"
+	"github.com/logsleuth/logsleuth/parse/es"
+	"github.com/logsleuth/logsleuth/replay/esstate"
+	"github.com/logsleuth/logsleuth/rules"
+)
+
+// Pack is the ES rule pack and the replayed state its rules read.
+type Pack struct {
+	st       *esstate.State
+	findings []*rules.Finding
+	// suspects are recovering copies whose persisted gcp made a stale
+	// commit qualify as safe; they become findings when the recovery shows
+	// it used one, or at Finish when nothing later shows the choice.
+	suspects map[copyKey]*suspect
+	// judged marks recoveries already found unsafe or range-checked.
+	judged map[judgedKey]bool
+	// lost are docs replay found a recovery left out, by copy.
+	lost map[copyKey][]*lostDoc
+	// missing are reported doc-missing findings to tie to a recovery.
+	missing []*missingDoc
+}
+
+type copyKey struct {
+	shard esstate.ShardID
+	node  string
+}
+
+type judgedKey struct {
+	rule string
+	at   esstate.Ref
+}
+
+type suspect struct {
+	at    parse.Event
+	gcp   int64
+	stale []esstate.OpRef
+	state []string
+	copy  *esstate.Copy
+}
+
+type lostDoc struct {
+	key      copyKey
+	op       esstate.LostOp
+	recovery esstate.Ref
+	cause    *rules.Finding
+	reported bool
+}
+
+type missingDoc struct {
+	f    *rules.Finding
+	ev   *es.DocMissing
+	tied bool
+}
+
+// New returns the pack for the CLI's pack list.
+func New() rules.Pack { return NewPack() }
+
+// NewPack returns the pack with its state reachable, for `logsleuth state`.
+func NewPack() *Pack {
+	return &Pack{st: esstate.New(), suspects: map[copyKey]*suspect{}, judged: map[judgedKey]bool{}, lost: map[copyKey][]*lostDoc{}}
+}
+
+// State is the replayed state after the events observed so far.
+func (p *Pack) State() *esstate.State { return p.st }
+
+// Rules lists the pack's rules.
+func (p *Pack) Rules() []rules.Rule {
+	out := make([]rules.Rule, len(catalog))
+	copy(out, catalog)
+	return out
+}
+
+// Observe checks the event against the state before it, then applies it.
+func (p *Pack) Observe(e parse.Event) {
+	switch ev := e.(type) {
+	case *es.TranslogCheckpoint:
+		p.translogCheckpoint(ev)
+	case *es.RecoveryCommits:
+		p.recoveryCommits(ev)
+	case *es.RecoverySource:
+		p.recoverySource(ev)
+	case *es.RecoveryTarget:
+		p.recoveryTarget(ev)
+	case *es.Op:
+		p.opConflict(ev)
+	case *es.Tracker:
+		p.tracker(ev)
+	case *es.SeqNoStats:
+		p.seqNoStats(ev)
+	case *es.SeqNoStatsMismatch:
+		p.seqNoStatsMismatch(ev)
+	case *es.DocMissing:
+		p.docMissing(ev)
+	case *es.SeqNoTwice:
+		p.reported(SeqNoConflict, ev, ev.Where, "", fmt.Sprintf("seq# %d was processed twice in translog generation %d with different data: %s vs %s",
+			ev.SeqNo, ev.Generation, opText(ev.Prev.ID, ev.Prev.PrimaryTerm), opText(ev.New.ID, ev.New.PrimaryTerm)),
+			map[string]string{"seq_no": fmt.Sprint(ev.SeqNo), "generation": fmt.Sprint(ev.Generation),
+				"prev_term": fmt.Sprint(ev.Prev.PrimaryTerm), "new_term": fmt.Sprint(ev.New.PrimaryTerm),
+				"prev_doc": ev.Prev.ID, "new_doc": ev.New.ID})
+	case *es.GCPAboveLCP:
+		p.reported(GCPAboveLCP, ev, ev.Where, "", fmt.Sprintf("in-sync copy received global checkpoint %d above its local checkpoint %d (%d ops counted as present that are not)",
+			ev.GCP, ev.LCP, ev.GCP-ev.LCP), map[string]string{"gcp": fmt.Sprint(ev.GCP), "lcp": fmt.Sprint(ev.LCP)})
+	case *es.GCPBelowInSync:
+		p.reported(GCPBelowInSync, ev, ev.Where, ev.AllocationID, fmt.Sprintf("primary allocation %s has global checkpoint %d, below the in-sync copies' %s",
+			ev.AllocationID, ev.GCP, ev.InSync), map[string]string{"gcp": fmt.Sprint(ev.GCP), "in_sync": ev.InSync})
+	case *es.ReplayGap:
+		p.reported(OpsRange, ev, ev.Where, "", fmt.Sprintf("translog replay did not cover the required range [%d:%d); first missing op #%d", ev.From, ev.To, ev.Missing),
+			map[string]string{"required_from": fmt.Sprint(ev.From), "required_to": fmt.Sprint(ev.To), "first_missing": fmt.Sprint(ev.Missing)})
+	case *es.CheckpointMismatch:
+		diff := checkpointDiff(ev.Expected.String(), ev.Got.String())
+		p.reported(CheckpointMismatch, ev, ev.Where, "", fmt.Sprintf("checkpoint file %s differs from the generation's checkpoint: %s", orDash(ev.File), diff),
+			map[string]string{"file": ev.File, "diff": diff})
+	case *es.SyncIDDocCount:
+		w := ev.Where
+		w.Node = ev.ReplicaNode
+		p.reported(SyncIDDocCount, ev, w, "", fmt.Sprintf("copies share a sync_id but the primary on %s has %d docs and the copy on %s has %d (%+d)",
+			ev.PrimaryNode, ev.PrimaryDocs, ev.ReplicaNode, ev.ReplicaDocs, ev.ReplicaDocs-ev.PrimaryDocs),
+			map[string]string{"primary_docs": fmt.Sprint(ev.PrimaryDocs), "replica_docs": fmt.Sprint(ev.ReplicaDocs), "primary_node": ev.PrimaryNode})
+	}
+	p.st.Apply(e)
+}
+
+// Finish turns what is still pending into findings and returns them all.
+func (p *Pack) Finish() []rules.Finding {
+	keys := make([]copyKey, 0, len(p.suspects))
+	for k := range p.suspects {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return lessKey(keys[i], keys[j]) })
+	for _, k := range keys {
+		p.fireSuspect(k, nil, nil, esstate.Unknown)
+	}
+	p.tieMissing()
+	p.reportLost()
+	out := make([]rules.Finding, len(p.findings))
+	for i, f := range p.findings {
+		out[i] = *f
+	}
+	rules.Sort(out)
+	return out
+}
+
+func lessKey(a, b copyKey) bool {
+	if a.shard.Index != b.shard.Index {
+		return a.shard.Index < b.shard.Index
+	}
+	if a.shard.Shard != b.shard.Shard {
+		return a.shard.Shard < b.shard.Shard
+	}
+	return a.node < b.node
+}
+
+func (p *Pack) add(rule string, origin rules.Origin, subj rules.Subject, msg string, ev []rules.Evidence, facts map[string]string, state []string) *rules.Finding {
+	f := &rules.Finding{Rule: rule, Severity: severity[rule], Origin: origin, Subject: subj, Message: msg,
+		Evidence: dedupe(ev), Facts: facts, State: state}
+	p.findings = append(p.findings, f)
+	return f
+}
+
+// reported files a break the database asserted itself.
+func (p *Pack) reported(rule string, e parse.Event, w es.Where, alloc, msg string, facts map[string]string) *rules.Finding {
+	var state []string
+	if id, ok := shardOf(w); ok {
+		if c := p.st.Lookup(id, w.Node); c != nil {
+			state = c.Lines()
+			if alloc == "" {
+				alloc = c.AllocID
+			}
+		}
+	}
+	return p.add(rule, rules.Reported, subject(w, alloc), msg, []rules.Evidence{rules.Cite(e)}, facts, state)
+}
+
+func shardOf(w es.Where) (esstate.ShardID, bool) {
+	return esstate.ShardID{Index: w.Index, Shard: w.Shard}, w.HasShard()
+}
+
+func subject(w es.Where, alloc string) rules.Subject {
+	s := rules.Subject{System: "es", Index: w.Index, Node: w.Node, Allocation: alloc}
+	if w.HasShard() {
+		n := w.Shard
+		s.Shard = &n
+	}
+	return s
+}
+
+func copySubject(c *esstate.Copy) rules.Subject {
+	n := c.Shard.Shard
+	return rules.Subject{System: "es", Index: c.Shard.Index, Shard: &n, Node: c.Node, Allocation: c.AllocID}
+}
+
+func cite(r esstate.Ref) rules.Evidence {
+	return rules.Evidence{Source: r.Source, Line: r.Line, Text: r.Text}
+}
+
+// dedupe keeps the first citation of each line, in order.
+func dedupe(ev []rules.Evidence) []rules.Evidence {
+	seen := map[string]bool{}
+	var out []rules.Evidence
+	for _, e := range ev {
+		if e.Line == 0 {
+			continue
+		}
+		k := fmt.Sprintf("%s:%d", e.Source, e.Line)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, e)
+	}
+	return out
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func opText(doc string, term int64) string {
+	return fmt.Sprintf("doc %s term %d", doc, term)
+}
+
+func opsText(ops []esstate.OpRef) string {
+	parts := make([]string, len(ops))
+	for i, o := range ops {
+		parts[i] = o.String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+func seqList(ops []esstate.OpRef) string {
+	parts := make([]string, len(ops))
+	for i, o := range ops {
+		parts[i] = fmt.Sprint(o.Seq)
+	}
+	return strings.Join(parts, ",")
+}
+
+func docList(ops []esstate.OpRef) string {
+	parts := make([]string, len(ops))
+	for i, o := range ops {
+		parts[i] = o.Doc
+	}
+	return strings.Join(parts, ",")
+}
+
+// checkpointDiff names the fields two Checkpoint renderings disagree on.
+func checkpointDiff(a, b string) string {
+	fa := strings.Split(strings.TrimSuffix(strings.TrimPrefix(a, "Checkpoint{"), "}"), ", ")
+	fb := strings.Split(strings.TrimSuffix(strings.TrimPrefix(b, "Checkpoint{"), "}"), ", ")
+	var out []string
+	for i := range min(len(fa), len(fb)) {
+		if fa[i] != fb[i] {
+			k, va, _ := strings.Cut(fa[i], "=")
+			_, vb, _ := strings.Cut(fb[i], "=")
+			out = append(out, fmt.Sprintf("%s %s vs %s", k, va, vb))
+		}
+	}
+	if len(out) == 0 {
+		return "no field differs"
+	}
+	return strings.Join(out, ", ")
+}

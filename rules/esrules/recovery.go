@@ -1,0 +1,365 @@
+package esrules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/logsleuth/logsleuth/parse"
+	"github.com/logsleuth/logsleuth/parse/es"
+	"github.com/logsleuth/logsleuth/replay/esstate"
+	"github.com/logsleuth/logsleuth/rules"
+)
+
+// maxRange bounds the required-range walk, so one absurd line cannot make
+// a run slow.
+const maxRange = 100_000
+
+// translogCheckpoint notes a recovering copy whose persisted gcp now covers
+// ops it holds from an abandoned history, and checks the checkpoint itself.
+func (p *Pack) translogCheckpoint(ev *es.TranslogCheckpoint) {
+	id, ok := shardOf(ev.Where)
+	if !ok {
+		return
+	}
+	c := p.st.Lookup(id, ev.Node)
+	ck := ev.Checkpoint
+	if v := ck.Violations(); len(v) > 0 {
+		var state []string
+		if c != nil {
+			state = c.Lines()
+		}
+		p.add(CheckpointMismatch, rules.Derived, subject(ev.Where, allocOf(c)),
+			fmt.Sprintf("translog checkpoint of generation %d breaks its invariants: %s", ck.Generation, strings.Join(v, "; ")),
+			[]rules.Evidence{rules.Cite(ev)}, map[string]string{"violations": strings.Join(v, "; ")}, state)
+	}
+	if c == nil {
+		return
+	}
+	if prev := c.Translog; prev != nil && c.TranslogContext == "open-uncommitted" && ev.Context == "recovered" &&
+		prev.Generation == ck.Generation && *prev != ck {
+		diff := checkpointDiff(prev.String(), ck.String())
+		p.add(CheckpointMismatch, rules.Derived, copySubject(c),
+			fmt.Sprintf("translog generation %d was opened with one checkpoint and recovered from another: %s", ck.Generation, diff),
+			[]rules.Evidence{rules.Cite(ev), cite(c.TranslogAt)}, map[string]string{"diff": diff}, c.Lines())
+	}
+	if ck.Legacy || ck.GlobalCheckpoint < 0 || !c.Recovering() {
+		return
+	}
+	stale := c.StaleAtOrBelow(ck.GlobalCheckpoint)
+	if len(stale) == 0 {
+		return
+	}
+	k := copyKey{id, ev.Node}
+	if _, ok := p.suspects[k]; !ok {
+		p.suspects[k] = &suspect{at: ev, gcp: ck.GlobalCheckpoint, stale: stale, state: c.Lines(), copy: c}
+	}
+}
+
+func allocOf(c *esstate.Copy) string {
+	if c == nil {
+		return ""
+	}
+	return c.AllocID
+}
+
+// recoveryCommits judges the commit a recovery took as safe.
+func (p *Pack) recoveryCommits(ev *es.RecoveryCommits) {
+	id, ok := shardOf(ev.Where)
+	if !ok {
+		return
+	}
+	k := copyKey{id, ev.Node}
+	c := p.st.Lookup(id, ev.Node)
+	safe := ev.Safe
+	var reasons []string
+	var evidence []rules.Evidence
+	facts := map[string]string{
+		"safe_local_checkpoint": fmt.Sprint(safe.LocalCheckpoint), "safe_max_seq_no": fmt.Sprint(safe.MaxSeqNo), "gcp": fmt.Sprint(ev.GCP),
+	}
+	if safe.MaxSeqNo > ev.GCP {
+		reasons = append(reasons, fmt.Sprintf("its max_seq_no %d is above the global checkpoint %d", safe.MaxSeqNo, ev.GCP))
+	}
+	idx := -1
+	for i, cm := range ev.Commits {
+		if cm.SameAs(safe) {
+			idx = i
+		}
+	}
+	for _, cm := range ev.Commits[idx+1:] {
+		if idx >= 0 && cm.TranslogUUID == safe.TranslogUUID && cm.MaxSeqNo <= ev.GCP {
+			reasons = append(reasons, fmt.Sprintf("a newer commit (lcp %d, max_seq_no %d) also qualifies", cm.LocalCheckpoint, cm.MaxSeqNo))
+			break
+		}
+	}
+	var stale []esstate.OpRef
+	if c != nil {
+		if cr := c.FindCommit(safe); cr != nil && cr.ShouldDelete && !cr.Deleted {
+			reasons = append(reasons, fmt.Sprintf("it should have been deleted when the recovery at %s started from an older commit while this one was above that recovery's global checkpoint", cr.ShouldDeleteAt))
+			evidence = append(evidence, cite(cr.ShouldDeleteAt))
+			facts["should_have_been_deleted_at"] = cr.ShouldDeleteAt.String()
+		}
+		stale = c.StaleAtOrBelow(safe.MaxSeqNo)
+		if safe.DocIDs != nil {
+			var held []esstate.OpRef
+			docs := map[string]bool{}
+			for _, d := range safe.DocIDs {
+				docs[d] = true
+			}
+			for _, o := range stale {
+				if docs[o.Doc] {
+					held = append(held, o)
+				}
+			}
+			stale = held
+		}
+		if len(stale) > 0 {
+			reasons = append(reasons, fmt.Sprintf("it holds ops of the history abandoned at the failover: %s", opsText(stale)))
+			facts["stale_seq_nos"] = seqList(stale)
+			facts["stale_docs"] = docList(stale)
+		}
+	}
+	s := p.suspects[k]
+	delete(p.suspects, k)
+	if len(reasons) == 0 {
+		return
+	}
+	var state []string
+	subj := subject(ev.Where, "")
+	if c != nil {
+		state, subj = c.Lines(), copySubject(c)
+	}
+	all := append([]rules.Evidence{rules.Cite(ev)}, evidence...)
+	if s != nil {
+		all = append(all, rules.Cite(s.at))
+	}
+	all = append(all, p.staleEvidence(c, stale)...)
+	f := p.add(UnsafeSafeCommit, rules.Derived, subj,
+		fmt.Sprintf("%s %s started peer recovery from commit lcp %d / max_seq_no %d as its safe commit (gcp %d), but %s",
+			ev.Node, id, safe.LocalCheckpoint, safe.MaxSeqNo, ev.GCP, strings.Join(reasons, "; ")),
+		all, facts, state)
+	p.judged[judgedKey{UnsafeSafeCommit, esstate.RefOf(ev)}] = true
+	if c != nil {
+		p.noteLost(k, c, stale, safe.LocalCheckpoint, esstate.RefOf(ev), f)
+		if r := c.Recovery(); r != nil {
+			p.judged[judgedKey{UnsafeSafeCommit, r.Started}] = true
+		}
+	}
+}
+
+// staleEvidence cites the stale ops, the disruption and failover behind them.
+func (p *Pack) staleEvidence(c *esstate.Copy, stale []esstate.OpRef) []rules.Evidence {
+	if c == nil || len(stale) == 0 {
+		return nil
+	}
+	var out []rules.Evidence
+	for _, o := range stale {
+		out = append(out, cite(o.At))
+	}
+	for _, o := range stale {
+		if o.Isolated {
+			out = append(out, cite(o.IsolatedBy))
+		}
+	}
+	out = append(out, cite(c.StaleSince))
+	return out
+}
+
+// noteLost records the live-history ops a recovery starting above lcp
+// left out because the target's commit held stale ops at their seq#s.
+func (p *Pack) noteLost(k copyKey, c *esstate.Copy, stale []esstate.OpRef, lcp int64, at esstate.Ref, cause *rules.Finding) {
+	sh := p.st.Shards[k.shard]
+	if sh == nil {
+		return
+	}
+	for _, o := range stale {
+		if o.Seq > lcp {
+			continue
+		}
+		live, ok := sh.History[o.Seq]
+		if !ok || live.Doc == o.Doc || live.Doc == "" {
+			continue
+		}
+		p.lost[k] = append(p.lost[k], &lostDoc{key: k, op: esstate.LostOp{Primary: live, Stale: o}, recovery: at, cause: cause})
+	}
+}
+
+// opsStart judges an ops-based recovery's starting seq# against the
+// suspect stale commit and the safe commit.
+func (p *Pack) opsStart(e parse.Event, c *esstate.Copy, start int64) {
+	k := copyKey{c.Shard, c.Node}
+	r := c.Recovery()
+	if r != nil && r.Kind == "file" {
+		delete(p.suspects, k)
+		return
+	}
+	s := p.suspects[k]
+	if s == nil {
+		return
+	}
+	started := esstate.RefOf(e)
+	if r != nil {
+		started = r.Started
+	}
+	if p.judged[judgedKey{UnsafeSafeCommit, started}] {
+		delete(p.suspects, k)
+		return
+	}
+	var covered []esstate.OpRef
+	for _, o := range s.stale {
+		if o.Seq <= start-1 {
+			covered = append(covered, o)
+		}
+	}
+	if len(covered) == 0 {
+		return
+	}
+	p.fireSuspect(k, e, covered, start-1)
+}
+
+// fireSuspect files the unsafe-safe-commit finding of a suspect, anchored
+// at the recovery line that showed the choice (at) or at the translog line.
+func (p *Pack) fireSuspect(k copyKey, at parse.Event, covered []esstate.OpRef, lcp int64) {
+	s := p.suspects[k]
+	if s == nil {
+		return
+	}
+	delete(p.suspects, k)
+	c := s.copy
+	stale := s.stale
+	if covered != nil {
+		stale = covered
+	}
+	oldTerm := stale[0].Term
+	msg := fmt.Sprintf("%s %s reopened for peer recovery with persisted global checkpoint %d while its store may still hold ops %s written under term %d",
+		k.node, k.shard, s.gcp, opsText(stale), oldTerm)
+	if stale[0].Isolated {
+		msg += " while " + k.node + " was partitioned"
+	}
+	msg += fmt.Sprintf(" and abandoned when the primary moved (%s): a commit holding them has max_seq_no <= %d and qualifies as the safe commit", c.StaleSince, s.gcp)
+	ev := []rules.Evidence{}
+	facts := map[string]string{"gcp": fmt.Sprint(s.gcp), "stale_seq_nos": seqList(stale), "stale_docs": docList(stale), "stale_term": fmt.Sprint(oldTerm)}
+	if at != nil {
+		ev = append(ev, rules.Cite(at))
+		msg += "; the ops-based recovery starting above them confirms such a commit was used"
+		facts["recovery_at"] = esstate.RefOf(at).String()
+	}
+	ev = append(ev, rules.Cite(s.at))
+	ev = append(ev, p.staleEvidence(c, stale)...)
+	ev = append(ev, cite(c.RoutingAt))
+	for _, o := range stale {
+		if o.Estimated {
+			facts["seq_no_estimated"] = "true: the old primary's 6.x trace printed seq# -2; replay counted them"
+			break
+		}
+	}
+	f := p.add(UnsafeSafeCommit, rules.Derived, copySubject(c), msg, ev, facts, s.state)
+	if at != nil {
+		if r := c.Recovery(); r != nil {
+			p.judged[judgedKey{UnsafeSafeCommit, r.Started}] = true
+		}
+		p.noteLost(k, c, stale, lcp, esstate.RefOf(at), f)
+	}
+}
+
+func (p *Pack) recoveryTarget(ev *es.RecoveryTarget) {
+	id, ok := shardOf(ev.Where)
+	if !ok {
+		return
+	}
+	c := p.st.Lookup(id, ev.Node)
+	if c == nil {
+		return
+	}
+	switch ev.Step {
+	case es.TargetFileBased:
+		delete(p.suspects, copyKey{id, ev.Node})
+	case es.TargetSeqNo:
+		p.opsStart(ev, c, ev.Start)
+	case es.TargetDone:
+		p.checkRange(ev, c)
+	}
+}
+
+func (p *Pack) recoverySource(ev *es.RecoverySource) {
+	id, ok := shardOf(ev.Where)
+	if !ok || ev.Target == "" {
+		return
+	}
+	c := p.st.Lookup(id, ev.Target)
+	if c == nil {
+		return
+	}
+	r := c.Recovery()
+	switch ev.Step {
+	case es.StepPhase1Files:
+		delete(p.suspects, copyKey{id, ev.Target})
+	case es.StepSeqNoStart:
+		p.opsStart(ev, c, ev.Start)
+	case es.StepPhase2Send:
+		if r == nil || r.Kind != "file" {
+			p.opsStart(ev, c, ev.Start)
+		}
+		if r == nil || r.Kind == "file" || r.Done {
+			return
+		}
+		var reasons []string
+		var evidence []rules.Evidence
+		if r.Safe != nil && ev.Start != r.Safe.LocalCheckpoint+1 {
+			reasons = append(reasons, fmt.Sprintf("the target's safe commit has local_checkpoint %d, so it must start at #%d", r.Safe.LocalCheckpoint, r.Safe.LocalCheckpoint+1))
+			evidence = append(evidence, cite(r.SafeAt))
+		}
+		if r.Kind == "ops" && r.Start != esstate.Unknown && r.Start != ev.Start {
+			reasons = append(reasons, fmt.Sprintf("the recovery asked to start at #%d", r.Start))
+			evidence = append(evidence, cite(r.Started))
+		}
+		if len(reasons) > 0 {
+			p.add(OpsRange, rules.Derived, copySubject(c),
+				fmt.Sprintf("ops-based recovery of %s %s from %s sends from #%d (required [%d:%d]) but %s", c.Node, id, ev.Node, ev.Start, ev.ReqFrom, ev.ReqTo, strings.Join(reasons, "; ")),
+				append([]rules.Evidence{rules.Cite(ev)}, evidence...),
+				map[string]string{"start": fmt.Sprint(ev.Start), "required_from": fmt.Sprint(ev.ReqFrom), "required_to": fmt.Sprint(ev.ReqTo)}, c.Lines())
+		}
+	case es.StepFinalize:
+		p.checkRange(ev, c)
+	}
+}
+
+// checkRange checks, when a recovery finalizes, that the target applied
+// every seq# of the required range. Only recoveries whose target traced
+// ops are judged: without TRACE lines absence proves nothing.
+func (p *Pack) checkRange(e parse.Event, c *esstate.Copy) {
+	r := c.Recovery()
+	if r == nil || r.Phase2.Line == 0 || len(r.Received) == 0 || r.ReqFrom == esstate.Unknown || r.ReqTo < r.ReqFrom || r.ReqTo-r.ReqFrom > maxRange {
+		return
+	}
+	jk := judgedKey{OpsRange, r.Phase2}
+	if p.judged[jk] {
+		return
+	}
+	p.judged[jk] = true
+	var missing []int64
+	for q := r.ReqFrom; q <= r.ReqTo; q++ {
+		if _, ok := r.Received[q]; ok {
+			continue
+		}
+		if _, ok := c.Ops[q]; ok {
+			continue
+		}
+		missing = append(missing, q)
+	}
+	if len(missing) == 0 {
+		return
+	}
+	shown := missing
+	if len(shown) > 10 {
+		shown = shown[:10]
+	}
+	parts := make([]string, len(shown))
+	for i, q := range shown {
+		parts[i] = fmt.Sprintf("#%d", q)
+	}
+	p.add(OpsRange, rules.Derived, copySubject(c),
+		fmt.Sprintf("recovery of %s %s finished without %d op(s) of its required range [%d:%d]: %s", c.Node, c.Shard, len(missing), r.ReqFrom, r.ReqTo, strings.Join(parts, ", ")),
+		[]rules.Evidence{rules.Cite(e), cite(r.Phase2)},
+		map[string]string{"required_from": fmt.Sprint(r.ReqFrom), "required_to": fmt.Sprint(r.ReqTo), "missing": fmt.Sprint(len(missing)), "first_missing": fmt.Sprint(missing[0])},
+		c.Lines())
+}

@@ -1,0 +1,122 @@
+package esrules
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/logsleuth/logsleuth/parse/es"
+	"github.com/logsleuth/logsleuth/replay/esstate"
+	"github.com/logsleuth/logsleuth/rules"
+)
+
+// docMissing files the test's report of a lost acknowledged doc, confirmed
+// when replay already found the recovery that left it out.
+func (p *Pack) docMissing(ev *es.DocMissing) {
+	facts := map[string]string{"doc": ev.DocID, "indexed_via": ev.Via, "checked_via": ev.Checked}
+	for _, k := range p.lostKeys() {
+		if k.node != ev.Checked {
+			continue
+		}
+		for _, l := range p.lost[k] {
+			if l.op.Primary.Doc != ev.DocID {
+				continue
+			}
+			l.reported = true
+			c := p.st.Lookup(k.shard, k.node)
+			facts["seq_no"] = fmt.Sprint(l.op.Primary.Seq)
+			facts["stale_doc"] = l.op.Stale.Doc
+			facts["recovery_at"] = l.recovery.String()
+			p.add(AckedLost, rules.Confirmed, copySubject(c),
+				fmt.Sprintf("doc %s, acknowledged via %s, is missing on %s %s: the recovery at %s started above #%d, where the copy's commit held doc %s from term %d instead of doc %s from term %d",
+					ev.DocID, ev.Via, k.node, k.shard, l.recovery, l.op.Primary.Seq, l.op.Stale.Doc, l.op.Stale.Term, ev.DocID, l.op.Primary.Term),
+				[]rules.Evidence{rules.Cite(ev), cite(l.recovery), cite(l.op.Primary.At), cite(l.op.Stale.At)}, facts, c.Lines())
+			return
+		}
+	}
+	subj := rules.Subject{System: "es", Node: ev.Checked}
+	// The message names no shard; the doc's own op traces may.
+	for _, id := range p.st.ShardIDs() {
+		for _, o := range p.st.Shards[id].History {
+			if o.Doc == ev.DocID {
+				n := id.Shard
+				subj.Index, subj.Shard = id.Index, &n
+			}
+		}
+	}
+	f := p.add(AckedLost, rules.Reported, subj,
+		fmt.Sprintf("doc %s, acknowledged via %s, is missing on %s", ev.DocID, ev.Via, ev.Checked),
+		[]rules.Evidence{rules.Cite(ev)}, facts, nil)
+	p.missing = append(p.missing, &missingDoc{f: f, ev: ev})
+}
+
+func (p *Pack) lostKeys() []copyKey {
+	keys := make([]copyKey, 0, len(p.lost))
+	for k := range p.lost {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return lessKey(keys[i], keys[j]) })
+	return keys
+}
+
+// tieMissing links a reported missing doc to the unsafe recovery of the
+// copy it was checked on, when the logs name one and nothing closer.
+func (p *Pack) tieMissing() {
+	for _, m := range p.missing {
+		var cause *rules.Finding
+		n := 0
+		for _, f := range p.findings {
+			if f.Rule == UnsafeSafeCommit && f.Subject.Node == m.ev.Checked &&
+				(m.f.Subject.Index == "" || m.f.Subject.Index == f.Subject.Index) {
+				if cause == nil {
+					cause = f
+				}
+				n++
+			}
+		}
+		if cause == nil {
+			continue
+		}
+		m.f.Subject = cause.Subject
+		m.f.Evidence = dedupe(append(m.f.Evidence, cause.Evidence...))
+		m.f.Facts["tied_to"] = fmt.Sprintf("%s at %s", UnsafeSafeCommit, cause.Pos())
+		if n > 1 {
+			m.f.Facts["tied_to"] += fmt.Sprintf(" (first of %d on %s)", n, m.ev.Checked)
+		}
+		m.f.Message += fmt.Sprintf("; %s %s recovered from an unsafe commit (%s), which can leave exactly such a doc out",
+			cause.Subject.Node, shardText(cause.Subject), cause.Pos())
+		m.f.State = cause.State
+		m.tied = true
+	}
+}
+
+func shardText(s rules.Subject) string {
+	if s.Shard == nil {
+		return "[" + s.Index + "]"
+	}
+	return fmt.Sprintf("[%s][%d]", s.Index, *s.Shard)
+}
+
+// reportLost files derived findings for docs a recovery left out that no
+// test reported.
+func (p *Pack) reportLost() {
+	for _, k := range p.lostKeys() {
+		for _, l := range p.lost[k] {
+			if l.reported {
+				continue
+			}
+			c := p.st.Lookup(k.shard, k.node)
+			var state []string
+			if l.cause != nil {
+				state = l.cause.State
+			}
+			p.add(AckedLost, rules.Derived, copySubject(c),
+				fmt.Sprintf("doc %s (#%d, term %d) is missing on %s %s: the recovery at %s started above #%d, where the copy's commit held doc %s from term %d",
+					l.op.Primary.Doc, l.op.Primary.Seq, l.op.Primary.Term, k.node, k.shard, l.recovery, l.op.Primary.Seq, l.op.Stale.Doc, l.op.Stale.Term),
+				[]rules.Evidence{cite(l.recovery), cite(l.op.Primary.At), cite(l.op.Stale.At)},
+				map[string]string{"doc": l.op.Primary.Doc, "seq_no": fmt.Sprint(l.op.Primary.Seq), "stale_doc": l.op.Stale.Doc, "recovery_at": l.recovery.String()},
+				state)
+		}
+	}
+}
+
+var _ = esstate.Unknown
