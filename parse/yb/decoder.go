@@ -2,6 +2,7 @@ package yb
 
 import (
 	"bytes"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -98,7 +99,11 @@ func (d *decoder) fresh(l parse.Line, env *envelope, out *parse.Sink) bool {
 			d.addItem(l, string(msg), out)
 			return true
 		}
-	} else if env.file != "" && strings.HasPrefix(env.file, "mvcc.cc:") && itemNumber(msg) > 0 && looksLikeItem(msg) {
+	} else if !knownFile(env.fileName()) {
+		// The cheap byte test: a glog line from a source file none of
+		// this package's messages come from is not read further.
+		return false
+	} else if bytes.Equal(env.fileName(), []byte("mvcc.cc")) && itemNumber(msg) > 0 && looksLikeItem(msg) {
 		// Old debug builds log each trace entry as its own line.
 		d.block = &block{perLine: true, dump: &MvccDump{Base: d.base(l, env, Replica{Term: -1}), Declared: -1}}
 		d.addItem(l, string(msg), out)
@@ -131,18 +136,18 @@ func (d *decoder) fresh(l parse.Line, env *envelope, out *parse.Sink) bool {
 						b.after = append(b.after, ev)
 					}
 				}
-				b.dupe = d.seenFatal(env, text)
+				b.dupe = d.seenFatal(env, rep, text)
 				d.block = b
 				return true
 			}
 		}
 	}
 	if ev := d.tooLowStart(base, text, l, out); ev != nil {
-		d.block = &block{tooLow: ev, dupe: d.seenFatal(env, text)}
+		d.block = &block{tooLow: ev, dupe: d.seenFatal(env, rep, text)}
 		return true
 	}
 	if ev := d.assertion(base, text, out); ev != nil {
-		if d.seenFatal(env, text) {
+		if d.seenFatal(env, rep, text) {
 			return true
 		}
 		out.Emit(ev)
@@ -165,7 +170,7 @@ func (d *decoder) base(l parse.Line, env *envelope, rep Replica) Base {
 		Meta:    parse.Meta{Pos: l.Pos, Last: l.Pos.Line, Text: string(l.Text)},
 		Replica: rep,
 		Sev:     env.sev,
-		Where:   env.file,
+		Where:   string(env.file),
 	}
 	if env.hasClock {
 		b.Time = d.years.at(env)
@@ -183,15 +188,17 @@ func (d *decoder) noteYear(l parse.Line, env *envelope, out *parse.Sink) {
 }
 
 // seenFatal records a FATAL message and reports whether its other form was
-// already read.
-func (d *decoder) seenFatal(env *envelope, text string) bool {
+// already read. The two forms share the replica, the message and the
+// second they were logged in (the details form prints no microseconds).
+func (d *decoder) seenFatal(env *envelope, rep Replica, text string) bool {
 	if env.sev != 'F' {
 		return false
 	}
 	if len(text) > 240 {
 		text = text[:240]
 	}
-	key := env.file + "\x00" + text
+	key := fmt.Sprintf("%s\x00%s\x00%s\x00%02d%02d %02d:%02d:%02d\x00%s", env.file, rep.Tablet, rep.Peer,
+		env.month, env.day, env.hour, env.min, env.sec, text)
 	if d.fatals[key] {
 		return true
 	}

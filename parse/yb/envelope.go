@@ -15,10 +15,12 @@ type envelope struct {
 	year                       int // set only by the FATAL-details form
 	month, day, hour, min, sec int
 	micro                      int
-	file                       string // "mvcc.cc:395", or "" when absent
-	msg                        []byte
-	details                    bool // the F%Y%m%d form of LogFatalHandlerSink
-	indent                     int  // leading bytes skipped (pasted excerpts)
+	// file is the base name and line the log printed ("mvcc.cc:395"), or
+	// empty. It aliases the line: copy it only for lines kept.
+	file    []byte
+	msg     []byte
+	details bool // the F%Y%m%d form of LogFatalHandlerSink
+	indent  int  // leading bytes skipped (pasted excerpts)
 }
 
 // splitEnvelope reads the glog envelope of line, if it has one:
@@ -111,28 +113,36 @@ func splitEnvelope(line []byte) envelope {
 }
 
 // fileField reads `path:line] ` and returns the path:line and what follows.
-func fileField(s []byte) (string, []byte, bool) {
+func fileField(s []byte) ([]byte, []byte, bool) {
 	end := bytes.IndexByte(s, ']')
 	if end <= 0 || end > 200 {
-		return "", nil, false
+		return nil, nil, false
 	}
 	f := s[:end]
 	colon := bytes.LastIndexByte(f, ':')
 	if colon <= 0 || colon == len(f)-1 || !digits(f[colon+1:]) || bytes.IndexByte(f, ' ') >= 0 {
-		return "", nil, false
+		return nil, nil, false
 	}
 	msg := s[end+1:]
 	if len(msg) > 0 && msg[0] == ' ' {
 		msg = msg[1:]
 	}
-	return string(f), msg, true
+	return f, msg, true
 }
 
-func base(path string) string {
-	if i := bytes.LastIndexByte([]byte(path), '/'); i >= 0 {
+func base(path []byte) []byte {
+	if i := bytes.LastIndexByte(path, '/'); i >= 0 {
 		return path[i+1:]
 	}
 	return path
+}
+
+// fileName is the file part of the file field, without `:line`.
+func (e *envelope) fileName() []byte {
+	if i := bytes.LastIndexByte(e.file, ':'); i >= 0 {
+		return e.file[:i]
+	}
+	return e.file
 }
 
 // clock reads hh:mm:ss and, when micros is set, the `.uuuuuu` after it.

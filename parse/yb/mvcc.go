@@ -37,7 +37,7 @@ const maxWrap = 6
 func (d *decoder) continueBlock(l parse.Line, env *envelope, out *parse.Sink) bool {
 	b := d.block
 	if env.hasClock {
-		if b.perLine && b.dump != nil && b.tooLow == nil && strings.HasPrefix(env.file, "mvcc.cc:") && itemNumber(env.msg) > 0 {
+		if b.perLine && b.dump != nil && b.tooLow == nil && bytes.Equal(env.fileName(), []byte("mvcc.cc")) && itemNumber(env.msg) > 0 {
 			d.addItem(l, string(env.msg), out)
 			return true
 		}

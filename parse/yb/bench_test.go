@@ -1,0 +1,65 @@
+package yb
+
+import (
+	"bytes"
+	"sync"
+	"testing"
+
+	"github.com/logsleuth/logsleuth/internal/synth"
+	"github.com/logsleuth/logsleuth/parse"
+)
+
+var (
+	benchOnce sync.Once
+	benchLog  []byte
+)
+
+// benchInput is 32 MiB of generated tserver INFO log with two incidents.
+func benchInput(b *testing.B) []byte {
+	benchOnce.Do(func() {
+		var buf bytes.Buffer
+		if err := synth.Write(&buf, synth.Options{System: "yb", Size: 32 << 20, Seed: 7, Peers: 3, Incidents: 2}); err != nil {
+			b.Fatal(err)
+		}
+		benchLog = buf.Bytes()
+	})
+	return benchLog
+}
+
+// BenchmarkScan measures the YugabyteDB decoder over a realistic log where
+// one line in a hundred thousand matters.
+func BenchmarkScan(b *testing.B) {
+	in := benchInput(b)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res, err := parse.Scan(bytes.NewReader(in), "bench.log", []parse.System{System}, parse.Options{})
+		if err != nil || len(res.Events) != 4 {
+			b.Fatalf("events %d err %v", len(res.Events), err)
+		}
+	}
+}
+
+// BenchmarkLines is the floor: splitting the same input into lines and
+// nothing else.
+func BenchmarkLines(b *testing.B) {
+	in := benchInput(b)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		n := 0
+		for rest := in; len(rest) > 0; {
+			j := bytes.IndexByte(rest, '\n')
+			if j < 0 {
+				break
+			}
+			rest = rest[j+1:]
+			n++
+		}
+		if n == 0 {
+			b.Fatal("no lines")
+		}
+	}
+}
