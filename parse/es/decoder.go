@@ -13,7 +13,7 @@ var System = parse.System{Name: "es", NewDecoder: NewDecoder}
 
 // NewDecoder returns a decoder for one source.
 func NewDecoder(source string, _ parse.Options) parse.Decoder {
-	return &decoder{version: -1}
+	return &decoder{version: -1, ctx: Where{Shard: -1}}
 }
 
 // Limits on multi-line blocks, so a block that never ends cannot hold the
@@ -42,6 +42,9 @@ type decoder struct {
 	// threadNode is the node named by the thread of the exception being
 	// read (`elasticsearch[node_t3][generic][T#3]`), inherited by its causes.
 	threadNode string
+	// ctx is the copy named by the WARN/ERROR line just before: log4j
+	// prints an event's exception right under its message.
+	ctx Where
 
 	exc     *pendingException
 	commits *pendingCommits
@@ -133,10 +136,13 @@ func (d *decoder) Line(l parse.Line, out *parse.Sink) bool {
 
 	switch {
 	case isPatternStart(s):
-		d.block, d.threadNode = noBlock, ""
+		d.block, d.threadNode, d.ctx = noBlock, "", Where{Shard: -1}
 		env, ok, bad := parsePattern(s)
 		if !ok {
 			return false
+		}
+		if env.level == "WARN" || env.level == "ERROR" || env.level == "FATAL" {
+			d.ctx = env.where
 		}
 		if bad != "" {
 			out.Diag(l.Pos, "%s", bad)
@@ -186,9 +192,14 @@ func (d *decoder) Line(l parse.Line, out *parse.Sink) bool {
 		if th, ok := threadNode(msg); ok {
 			d.threadNode = th
 		}
-		d.exc = &pendingException{meta: meta, where: Where{Node: d.threadNode, Shard: -1}, class: class, msg: msg, lines: 1}
+		w := d.ctx
+		if d.threadNode != "" {
+			w.Node = d.threadNode
+		}
+		d.exc = &pendingException{meta: meta, where: w, class: class, msg: msg, lines: 1}
 		return true
 	}
+	d.ctx = Where{Shard: -1}
 	return false
 }
 

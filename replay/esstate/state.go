@@ -578,6 +578,9 @@ func (s *State) op(ev *es.Op) {
 	}
 	sh := s.Shard(id)
 	c := sh.Copy(ev.Node)
+	if c.AllocID == "" {
+		c.AllocID = ev.AllocationID
+	}
 	if ev.Done && ev.SeqNo < 0 {
 		return
 	}
