@@ -175,3 +175,13 @@ func (s *State) String() string {
 	}
 	return b.String()
 }
+
+// String is the copy on one line.
+func (c *Copy) String() string { return strings.Join(c.Lines(), "; ") }
+
+// String is the shard as Describe prints it.
+func (sh *Shard) String() string {
+	var b strings.Builder
+	_ = sh.describe(&b)
+	return b.String()
+}

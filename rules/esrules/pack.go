@@ -139,6 +139,7 @@ func (p *Pack) Finish() []rules.Finding {
 	}
 	p.tieMissing()
 	p.reportLost()
+	p.confirm()
 	out := make([]rules.Finding, len(p.findings))
 	for i, f := range p.findings {
 		out[i] = *f
