@@ -38,9 +38,12 @@ func mdCode(s string, inTable bool) string {
 	if inTable {
 		s = strings.ReplaceAll(s, "|", `\|`)
 	}
+	if s == "" {
+		return "` `"
+	}
 	fence := strings.Repeat("`", longestRun(s, '`')+1)
 	pad := ""
-	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") || s == "" {
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
 		pad = " "
 	}
 	return fence + pad + s + pad + fence

@@ -94,7 +94,12 @@ func structFields(v reflect.Value, into map[string]any, depth int) {
 	t := v.Type()
 	for i := 0; i < t.NumField(); i++ {
 		sf := t.Field(i)
-		if !sf.IsExported() || sf.Type == metaType {
+		if sf.Type == metaType {
+			continue
+		}
+		// An embedded struct of an unexported type still promotes its
+		// exported fields, as in encoding/json.
+		if !sf.IsExported() && !(sf.Anonymous && indirectKind(sf.Type) == reflect.Struct) {
 			continue
 		}
 		fv := v.Field(i)
@@ -272,4 +277,11 @@ func escapeC1(b []byte) []byte {
 		i += size
 	}
 	return out
+}
+
+func indirectKind(t reflect.Type) reflect.Kind {
+	if t.Kind() == reflect.Pointer {
+		return t.Elem().Kind()
+	}
+	return t.Kind()
 }

@@ -65,7 +65,7 @@ func Markdown(w io.Writer, r *Report, opt MarkdownOptions) error {
 	}
 	for i := range r.Findings {
 		f := &r.Findings[i]
-		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s |", i+1, mdCode(f.Rule, true), f.Severity, mdSubject(f.Subject), mdWhere(f, true))
+		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s |", i+1, mdCode(f.Rule, true), f.Severity, mdSubject(f.Subject, true), mdWhere(f, true))
 		if r.HasBaseline {
 			if r.IsBaselined(i) {
 				b.WriteString(" baseline |")
@@ -88,11 +88,11 @@ func Markdown(w io.Writer, r *Report, opt MarkdownOptions) error {
 	return err
 }
 
-func mdSubject(s rules.Subject) string {
+func mdSubject(s rules.Subject, inTable bool) string {
 	var parts []string
 	add := func(k, v string) {
 		if v != "" {
-			parts = append(parts, k+" "+mdCode(v, true))
+			parts = append(parts, k+" "+mdCode(v, inTable))
 		}
 	}
 	add("tablet", s.Tablet)
@@ -136,7 +136,7 @@ func mdFinding(b *strings.Builder, r *Report, i int, fold bool) {
 	}
 	b.WriteString("\n\n")
 	meta := []string{"**Origin:** " + string(f.Origin)}
-	if s := mdSubject(f.Subject); s != "" {
+	if s := mdSubject(f.Subject, false); s != "" {
 		meta = append([]string{"**Subject:** " + s}, meta...)
 	}
 	if r.HasBaseline {
@@ -166,7 +166,7 @@ func mdFinding(b *strings.Builder, r *Report, i int, fold bool) {
 	if len(f.Evidence) > 0 {
 		var ev strings.Builder
 		for _, e := range f.Evidence {
-			fmt.Fprintf(&ev, "%s:%d  %s\n", Sanitize(e.Source), e.Line, clipText(Sanitize(strings.TrimRight(e.Text, " \t")), mdMaxEvidenceLen))
+			fmt.Fprintf(&ev, "%s:%d  %s\n", sanitizeInline(e.Source), e.Line, clipText(sanitizeInline(strings.TrimRight(e.Text, " \t")), mdMaxEvidenceLen))
 		}
 		mdBlock(b, fmt.Sprintf("Evidence (%s)", plural(len(f.Evidence), "line")), "**Evidence**", ev.String(), len(f.Evidence) > mdEvidenceOpen)
 	}
@@ -188,7 +188,7 @@ func mdFinding(b *strings.Builder, r *Report, i int, fold bool) {
 			who = s
 		}
 		label := "Replayed state of " + who + " just before the break"
-		mdBlock(b, label, "**"+mdText(label)+"**", strings.Join(f.State, "\n")+"\n", len(f.State) > mdStateOpen)
+		mdBlock(b, label, "**"+mdText(label)+"**", strings.Join(sanitizeAll(f.State), "\n")+"\n", len(f.State) > mdStateOpen)
 	}
 	if fold {
 		b.WriteString("</details>\n\n")

@@ -1,0 +1,85 @@
+package render
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/logsleuth/logsleuth/rules"
+)
+
+func baseFinding() rules.Finding {
+	return rules.Finding{
+		Rule: "yb/mvcc/ht-below-safe-time", Severity: rules.Error, Origin: rules.Confirmed,
+		Subject: rules.Subject{System: "yb", Tablet: "35ef", Peer: "daf8"},
+		Message: "op 17.686821 at ht 1696696747406942 is 77902 us below the safe time 1696696747484844.4095",
+		Evidence: []rules.Evidence{
+			{Source: "bundle/node-1/tserver.log", Line: 39, Text: "New operation's hybrid time too low: { physical: 1696696747406942 }"},
+			{Source: "bundle/node-1/tserver.log", Line: 41, Text: "  !!! ht <= x=1"},
+		},
+		Facts: map[string]string{"below_us": "77902"},
+		State: []string{"term: 15"},
+	}
+}
+
+func TestFingerprintStable(t *testing.T) {
+	f := baseFinding()
+	// Pinned: a change here changes every baseline and code-scanning alert,
+	// and must come with a new FingerprintVersion.
+	assert.Equal(t, "19ac9845fb3c906efb8f76c78428eef8", Fingerprint(&f))
+}
+
+func TestFingerprintIgnores(t *testing.T) {
+	want := func() string { f := baseFinding(); return Fingerprint(&f) }()
+	for name, change := range map[string]func(*rules.Finding){
+		"line numbers": func(f *rules.Finding) { f.Evidence[0].Line, f.Evidence[1].Line = 1039, 1041 },
+		"directory": func(f *rules.Finding) {
+			f.Evidence[0].Source, f.Evidence[1].Source = "/tmp/x/tserver.log", `C:\ci\tserver.log`
+		},
+		"indentation":     func(f *rules.Finding) { f.Evidence[1].Text = "\t!!!  ht <= x=1  " },
+		"severity":        func(f *rules.Finding) { f.Severity = rules.Warning },
+		"origin":          func(f *rules.Finding) { f.Origin = rules.Derived },
+		"facts and state": func(f *rules.Finding) { f.Facts = nil; f.State = nil },
+		"message whitespace": func(f *rules.Finding) {
+			f.Message = "op 17.686821  at ht 1696696747406942 is 77902 us below the safe time 1696696747484844.4095 "
+		},
+	} {
+		f := baseFinding()
+		change(&f)
+		assert.Equal(t, want, Fingerprint(&f), name)
+	}
+}
+
+func TestFingerprintDistinguishes(t *testing.T) {
+	want := func() string { f := baseFinding(); return Fingerprint(&f) }()
+	seven := 7
+	for name, change := range map[string]func(*rules.Finding){
+		"rule":   func(f *rules.Finding) { f.Rule = "yb/lease/overlap" },
+		"peer":   func(f *rules.Finding) { f.Subject.Peer = "other" },
+		"tablet": func(f *rules.Finding) { f.Subject.Tablet = "other" },
+		"shard":  func(f *rules.Finding) { f.Subject.Shard = &seven },
+		"a number": func(f *rules.Finding) {
+			f.Message = "op 17.686822 at ht 1696696747406942 is 77902 us below the safe time 1696696747484844.4095"
+		},
+		"evidence text":  func(f *rules.Finding) { f.Evidence[0].Text += "1" },
+		"file base name": func(f *rules.Finding) { f.Evidence[0].Source = "bundle/node-1/master.log" },
+		"evidence count": func(f *rules.Finding) { f.Evidence = f.Evidence[:1] },
+		// Length prefixes: moving text between fields changes the hash.
+		"field boundary": func(f *rules.Finding) { f.Subject.Tablet, f.Subject.Peer = "35efdaf8", "" },
+	} {
+		f := baseFinding()
+		change(&f)
+		assert.NotEqual(t, want, Fingerprint(&f), name)
+	}
+}
+
+func TestBaselineIsAMultiset(t *testing.T) {
+	a, b := baseFinding(), baseFinding()
+	b.Rule = "yb/lease/overlap"
+	bl := NewBaseline([]rules.Finding{a, b})
+	shifted := baseFinding()
+	shifted.Evidence[0].Line += 10
+	assert.Equal(t, []bool{true, true, false}, bl.Match([]rules.Finding{shifted, b, a}), "a second copy of a needs a second copy in the baseline")
+	assert.Equal(t, []bool{true}, bl.Match([]rules.Finding{a}), "Match does not consume the baseline")
+	assert.Equal(t, []bool{false}, NewBaseline(nil).Match([]rules.Finding{a}))
+}

@@ -1,0 +1,125 @@
+package render
+
+import (
+	"bytes"
+	"encoding/xml"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/logsleuth/logsleuth/rules"
+)
+
+// parsedJUnit is JUnit XML as a CI parser reads it back.
+type parsedJUnit struct {
+	XMLName  xml.Name `xml:"testsuites"`
+	Tests    int      `xml:"tests,attr"`
+	Failures int      `xml:"failures,attr"`
+	Errors   int      `xml:"errors,attr"`
+	Suites   []struct {
+		Name     string `xml:"name,attr"`
+		Tests    int    `xml:"tests,attr"`
+		Failures int    `xml:"failures,attr"`
+		Cases    []struct {
+			Classname string `xml:"classname,attr"`
+			Name      string `xml:"name,attr"`
+			Failures  []struct {
+				Message string `xml:"message,attr"`
+				Type    string `xml:"type,attr"`
+				Body    string `xml:",chardata"`
+			} `xml:"failure"`
+			Errors []struct {
+				Message string `xml:"message,attr"`
+			} `xml:"error"`
+			SystemOut string `xml:"system-out"`
+		} `xml:"testcase"`
+	} `xml:"testsuite"`
+}
+
+func parseJUnit(t *testing.T, r *Report) parsedJUnit {
+	t.Helper()
+	var b bytes.Buffer
+	require.NoError(t, JUnit(&b, r))
+	var p parsedJUnit
+	require.NoError(t, xml.Unmarshal(b.Bytes(), &p), b.String())
+	return p
+}
+
+func TestJUnitParsesBack(t *testing.T) {
+	r := sampleReport() // FailOn warning: the note does not fail
+	p := parseJUnit(t, r)
+	require.Len(t, p.Suites, 2)
+	assert.Equal(t, "es", p.Suites[0].Name)
+	assert.Equal(t, "yb", p.Suites[1].Name)
+	assert.Equal(t, 5, p.Tests, "one test case per rule that ran")
+	assert.Equal(t, 3, p.Failures, "failing test cases: the error, the warning, the evil error")
+	byName := map[string]int{}
+	for si, s := range p.Suites {
+		for ci, c := range s.Cases {
+			byName[c.Name] = si*100 + ci
+		}
+	}
+	get := func(name string) int { i, ok := byName[name]; require.True(t, ok, name); return i }
+	c := p.Suites[1].Cases[get("yb/mvcc/ht-below-safe-time")%100]
+	assert.Equal(t, "yb.mvcc", c.Classname)
+	require.Len(t, c.Failures, 1)
+	assert.Equal(t, "error", c.Failures[0].Type)
+	assert.Equal(t, "logs/tserver.log:39: op 17.686821 at ht 1696696747406942 is 77902 us below the safe time 1696696747484844.4095", c.Failures[0].Message)
+	assert.Contains(t, c.Failures[0].Body, "logs/tserver.log:41  !!! ht <= max_safe_time_returned_with_lease_.safe_time=1\n")
+	assert.Contains(t, c.Failures[0].Body, "below_us=77902\n")
+
+	note := p.Suites[1].Cases[get("yb/mvcc/safe-time-regression")%100]
+	assert.Empty(t, note.Failures, "a note is below --fail-on warning")
+	assert.Contains(t, note.SystemOut, "not counted: below --fail-on")
+
+	quiet := p.Suites[1].Cases[get("yb/mvcc/queue-order")%100]
+	assert.Empty(t, quiet.Failures, "a rule with no finding passes")
+
+	evilCase := p.Suites[1].Cases[get("yb/mvcc/invariant-violation")%100]
+	require.Len(t, evilCase.Failures, 1)
+	for _, s := range []string{evilCase.Failures[0].Message, evilCase.Failures[0].Body} {
+		assert.Contains(t, s, "<script>alert(1)</script>", "text survives escaping intact")
+		assert.Contains(t, s, "]]>", "a CDATA end in the log cannot end the CDATA")
+		assert.NotContains(t, s, "\x1b")
+		assert.NotContains(t, s, "pwned")
+	}
+}
+
+func TestJUnitBaselineAndUnreadable(t *testing.T) {
+	r := sampleReport()
+	r.HasBaseline = true
+	r.Baselined = []bool{true, false, false, false}
+	r.Stats.Unreadable = []string{"gone.log: no such file or directory"}
+	p := parseJUnit(t, r)
+	assert.Equal(t, 2, p.Failures, "the baselined error no longer fails")
+	assert.Equal(t, 1, p.Errors)
+	require.Len(t, p.Suites, 3)
+	inputs := p.Suites[1] // es, logsleuth, yb
+	assert.Equal(t, "logsleuth", inputs.Name)
+	assert.Equal(t, "logsleuth/inputs", inputs.Cases[0].Name)
+	require.Len(t, inputs.Cases[0].Errors, 1)
+	assert.Equal(t, "gone.log: no such file or directory", inputs.Cases[0].Errors[0].Message)
+	for _, s := range p.Suites {
+		for _, c := range s.Cases {
+			if c.Name == "yb/mvcc/ht-below-safe-time" {
+				assert.Empty(t, c.Failures)
+				assert.Contains(t, c.SystemOut, "not counted: in the baseline")
+			}
+		}
+	}
+}
+
+func TestJUnitFindingOfRuleOutsideCatalog(t *testing.T) {
+	r := &Report{Findings: []rules.Finding{{Rule: "zz/a/b", Severity: rules.Error, Message: "m"}}}
+	p := parseJUnit(t, r)
+	require.Len(t, p.Suites, 1)
+	assert.Equal(t, "zz/a/b", p.Suites[0].Cases[0].Name)
+	assert.Equal(t, 1, p.Failures)
+}
+
+func TestXMLChars(t *testing.T) {
+	assert.Equal(t, "a\tb\nc", xmlChars("a\tb\nc\x00\x0b\ufffe"))
+	assert.True(t, strings.HasPrefix(xmlChars("é\U0001F600"), "é"))
+}
