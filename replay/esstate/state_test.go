@@ -1,0 +1,155 @@
+package esstate
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/logsleuth/logsleuth/parse"
+	"github.com/logsleuth/logsleuth/parse/es"
+)
+
+func fold(t *testing.T, log string) *State {
+	t.Helper()
+	res, err := parse.Scan(strings.NewReader(log), "t.log", []parse.System{es.System}, parse.Options{})
+	require.NoError(t, err)
+	require.Empty(t, res.Diags)
+	s := New()
+	for _, e := range res.Events {
+		s.Apply(e)
+	}
+	return s
+}
+
+const dump = `[2018-01-01T00:00:00,000][DEBUG][o.e.c.s.ClusterApplierService] [n0] processing
+nodes: 
+   {n0}{ID0000000000000000000a}{e0}{127.0.0.1}{127.0.0.1:9300}, local, master
+   {n1}{ID1111111111111111111b}{e1}{127.0.0.1}{127.0.0.1:9301}
+routing_table (version 3):
+--------[i][0], node[ID1111111111111111111b], [P], s[STARTED], a[id=A1]
+--------[i][0], node[ID0000000000000000000a], [R], s[STARTED], a[id=A0]
+--------[i][0], node[IDunknown000000000000c], [R], s[INITIALIZING], a[id=A2]
+`
+
+func TestRoutingNamesCopiesByNodeName(t *testing.T) {
+	s := fold(t, dump)
+	sh := s.Shards[ShardID{"i", 0}]
+	require.NotNil(t, sh)
+	assert.Equal(t, "n1", sh.Primary)
+	var nodes []string
+	for _, c := range sh.CopiesSorted() {
+		nodes = append(nodes, c.Node)
+	}
+	// The copy on a node no dump named keeps its id.
+	assert.Equal(t, []string{"IDunknown000000000000c", "n0", "n1"}, nodes)
+	assert.True(t, sh.Copies["n0"].InSync)
+	assert.False(t, sh.Copies["IDunknown000000000000c"].InSync)
+	assert.True(t, sh.Copies["IDunknown000000000000c"].Recovering())
+	assert.Equal(t, int64(3), sh.Version)
+}
+
+// Ops a cut-off primary logs are stale once another copy is promoted, even
+// when the disruption line comes after them in the file (line order is
+// not time order).
+func TestFailoverMakesIsolatedOpsStale(t *testing.T) {
+	s := fold(t, dump+`[2018-01-01T00:00:01,000][TRACE][o.e.i.s.IndexShard       ] [n1] [i][0] index [t][x] (seq# [-2])
+[2018-01-01T00:00:03,000][TRACE][o.e.i.s.IndexShard       ] [n1] [i][0] index [t][y] (seq# [-2])
+[2018-01-01T00:00:02,000][INFO ][o.e.t.d.NetworkDisruption] start disrupting (disruption type: network unresponsive, disrupted links: two partitions (partition 1: [n0] and partition 2: [n1]))
+routing_table (version 4):
+--------[i][0], node[ID0000000000000000000a], [P], s[STARTED], a[id=A0]
+`)
+	sh := s.Shards[ShardID{"i", 0}]
+	assert.Equal(t, "n0", sh.Primary)
+	assert.Equal(t, int64(2), sh.Term)
+	assert.True(t, sh.TermCounted)
+	old := sh.Copies["n1"]
+	require.Len(t, old.Stale, 1)
+	assert.Equal(t, "y", old.Stale[0].Doc)
+	assert.Equal(t, int64(1), old.Stale[0].Seq, "the -2 trace gets the copy's next seq#")
+	assert.True(t, old.Stale[0].Estimated)
+	assert.Equal(t, 11, old.Stale[0].IsolatedBy.Line, "cites the disruption line")
+	assert.Equal(t, "", old.State, "a copy the newer table does not list is gone")
+	_, live := sh.History[1]
+	assert.False(t, live, "a stale op is not part of the live history")
+	assert.Equal(t, "x", sh.History[0].Doc)
+}
+
+func TestRecoveryLifecycle(t *testing.T) {
+	s := fold(t, dump+`[2018-01-01T00:00:05,000][TRACE][o.e.i.s.IndexShard       ] [n0] [i][0] index [t][a] (seq# [4])
+[2018-01-01T00:00:05,100][TRACE][o.e.i.s.IndexShard       ] [n0] [i][0] index [t][b] (seq# [5])
+[2018-01-01T00:00:06,000][INFO ][o.e.i.r.PeerRecoveryTargetService] [n0] --> [i][0] peer recovery existing commits[[{local_checkpoint=1, max_seq_no=1, translog_uuid=T}, {local_checkpoint=6, max_seq_no=6, translog_uuid=T}]], safe commit [{local_checkpoint=1, max_seq_no=1, translog_uuid=T}], gcp[3]
+[2018-01-01T00:00:06,100][TRACE][o.e.i.r.RecoverySourceHandler] [n1] [i][0][recover to n0] recovery [phase2]: sending transaction log operations (seq# from [2], required [2:6]
+[2018-01-01T00:00:06,200][TRACE][o.e.i.s.IndexShard       ] [n0] [i][0] index [t][c] (seq# [2])
+[2018-01-01T00:00:06,300][TRACE][o.e.i.r.RecoverySourceHandler] [n1] [i][0][recover to n0] finalizing recovery
+`)
+	c := s.Lookup(ShardID{"i", 0}, "n0")
+	require.NotNil(t, c)
+	require.Len(t, c.Recoveries, 1)
+	r := c.Recovery()
+	assert.Equal(t, "ops", r.Kind)
+	assert.Equal(t, "n1", r.Source)
+	assert.Equal(t, int64(3), r.GCP)
+	assert.Equal(t, int64(2), r.ReqFrom)
+	assert.Equal(t, int64(6), r.ReqTo)
+	assert.True(t, r.Finalized)
+	assert.Contains(t, r.Received, int64(2))
+	// The ops-based recovery replaced the history from #2 on.
+	assert.Equal(t, []int64{2}, keys(c.Ops))
+	// The newer commit must go: the recovery started from the older one.
+	require.Len(t, c.Commits, 2)
+	assert.False(t, c.Commits[0].ShouldDelete)
+	assert.True(t, c.Commits[1].ShouldDelete)
+	assert.Equal(t, 11, c.Commits[1].ShouldDeleteAt.Line)
+}
+
+func keys(m map[int64]OpRef) []int64 {
+	var out []int64
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func TestFileBasedRecoveryClearsStaleStore(t *testing.T) {
+	s := New()
+	sh := s.Shard(ShardID{"i", 0})
+	c := sh.Copy("n0")
+	c.Stale = []OpRef{{Seq: 1, Doc: "y"}}
+	c.Commits = []*CommitRef{{}}
+	res, err := parse.Scan(strings.NewReader("[2018-01-01T00:00:06,100][TRACE][o.e.i.r.RecoverySourceHandler] [n1] [i][0][recover to n0] recovery [phase1]: recovering_files [3] with total_size [4kb], reusing_files [0] with total_size [0b]\n"),
+		"t.log", []parse.System{es.System}, parse.Options{})
+	require.NoError(t, err)
+	s.Apply(res.Events[0])
+	assert.Empty(t, c.Stale)
+	assert.True(t, c.Commits[0].Deleted)
+	assert.Equal(t, "file", c.Recovery().Kind)
+}
+
+func TestEffectiveLCP(t *testing.T) {
+	c := &Copy{LCP: 4, Ops: map[int64]OpRef{5: {}, 6: {}, 8: {}}}
+	assert.Equal(t, int64(6), c.EffectiveLCP())
+	c.LCP = Unknown
+	assert.Equal(t, Unknown, c.EffectiveLCP())
+}
+
+// Same events, same printout: no map order leaks into String or Describe.
+func TestDescribeIsDeterministic(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/es/safe-commit-not-safe.log")
+	require.NoError(t, err)
+	first := fold(t, string(data)).String()
+	for range 5 {
+		assert.Equal(t, first, fold(t, string(data)).String())
+	}
+	var b strings.Builder
+	require.NoError(t, fold(t, string(data)).Describe(&b, "test", 1))
+	out := b.String()
+	assert.Contains(t, out, "[test][1] primary node_t2 (t.log:29)")
+	assert.Contains(t, out, "should have been deleted by the recovery at t.log:57")
+	assert.Contains(t, out, "stale ops: #1? doc 12 term 1, #2? doc 15 term 1")
+	b.Reset()
+	require.NoError(t, New().Describe(&b, "nope", 0))
+	assert.Equal(t, "[nope][0]: no events\n", b.String())
+}
