@@ -522,7 +522,7 @@ func (d *decoder) masterDelete(base Base, loc Local, text string, about func(str
 		tablet, _ = word([]byte(rest))
 		tablet = strings.TrimSuffix(tablet, ".")
 		ev.Final = strings.Contains(rest, "No further retry")
-		ev.Detail = strings.TrimSpace(rest[len(tablet):])
+		ev.Detail = strings.TrimLeft(rest[len(tablet):], ". ")
 		switch {
 		case strings.Contains(rest, "TS is DEAD"):
 			ev.Outcome = DeleteTSDead
