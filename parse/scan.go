@@ -85,17 +85,34 @@ type Result struct {
 // Scan returns what it read even when reading fails part way; the error
 // then says where.
 func Scan(src io.Reader, source string, systems []System, opts Options) (*Result, error) {
-	res := &Result{Stats: Stats{Source: source}}
+	res := &Result{}
+	var err error
+	res.Stats, res.Diags, err = ScanFunc(src, source, systems, opts, func(e Event) {
+		res.Events = append(res.Events, e)
+	})
+	return res, err
+}
+
+// MaxDiags bounds the diagnostics kept per source; the count of the rest
+// is reported in one more.
+const MaxDiags = 1000
+
+// ScanFunc is Scan for inputs too large to hold their events: each event
+// goes to emit as soon as it is complete (a multi-line event when its last
+// line has been read), in line order, with its time filled in.
+func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit func(Event)) (Stats, []Diagnostic, error) {
+	st := Stats{Source: source}
 	decs := make([]Decoder, len(systems))
 	for i, s := range systems {
 		decs[i] = s.NewDecoder(source, opts)
 	}
 	var (
 		sink      Sink
+		diags     []Diagnostic
+		dropped   int
 		active    = -1
 		lastTime  time.Time
 		hasTime   bool
-		emitted   int
 		binary    int
 		binFirst  int
 		invalid   int
@@ -103,31 +120,41 @@ func Scan(src io.Reader, source string, systems []System, opts Options) (*Result
 		lineNo    int
 		rd        = bufio.NewReaderSize(src, 64<<10)
 		long      []byte
-		overlong  bool
 		readError error
 	)
-	// stamp gives the events decoded so far their order and, where they
-	// have none, the time of the last timed line.
-	stamp := func() {
-		for _, e := range sink.Events[emitted:] {
+	// flush hands the events decoded so far to emit, giving each without a
+	// time the time of the last timed line before it.
+	flush := func() {
+		for _, e := range sink.Events {
 			m := e.Info()
 			if m.Timed {
 				lastTime, hasTime = m.Time, true
 			} else if hasTime {
 				m.Time = lastTime
 			}
+			st.Events++
+			emit(e)
 		}
-		emitted = len(sink.Events)
+		clear(sink.Events)
+		sink.Events = sink.Events[:0]
+		for _, d := range sink.Diags {
+			if len(diags) < MaxDiags {
+				diags = append(diags, d)
+			} else {
+				dropped++
+			}
+		}
+		sink.Diags = sink.Diags[:0]
 	}
 	offer := func(text []byte) {
 		lineNo++
-		res.Stats.Lines++
+		st.Lines++
 		if bytes.IndexByte(text, 0) >= 0 {
 			if binary == 0 {
 				binFirst = lineNo
 			}
 			binary++
-			res.Stats.Unclaimed++
+			st.Unclaimed++
 			return
 		}
 		if !utf8.Valid(text) {
@@ -155,49 +182,40 @@ func Scan(src io.Reader, source string, systems []System, opts Options) (*Result
 			}
 		}
 		if claimed {
-			res.Stats.Claimed++
+			st.Claimed++
 		} else if !blank {
-			res.Stats.Unclaimed++
+			st.Unclaimed++
 		}
-		stamp()
+		if len(sink.Events) > 0 || len(sink.Diags) > 0 {
+			flush()
+		}
 	}
 	for {
 		chunk, err := rd.ReadSlice('\n')
-		res.Stats.Bytes += int64(len(chunk))
-		if errors.Is(err, bufio.ErrBufferFull) {
-			if !overlong {
-				if len(long)+len(chunk) > MaxLine {
-					long = append(long, chunk[:MaxLine-len(long)]...)
-					overlong = true
-				} else {
-					long = append(long, chunk...)
-				}
+		st.Bytes += int64(len(chunk))
+		if errors.Is(err, bufio.ErrBufferFull) || long != nil {
+			// A line longer than the buffer is gathered here, up to one
+			// byte past MaxLine so that an overlong line can be told.
+			if long == nil {
+				long = make([]byte, 0, 2*len(chunk))
 			}
-			continue
+			if room := MaxLine + 1 - len(long); room > 0 {
+				long = append(long, chunk[:min(room, len(chunk))]...)
+			}
+			if errors.Is(err, bufio.ErrBufferFull) {
+				continue
+			}
+			chunk = long
 		}
-		if len(chunk) > 0 || long != nil {
-			text := chunk
-			if long != nil {
-				if !overlong {
-					if len(long)+len(chunk) > MaxLine {
-						long = append(long, chunk[:MaxLine-len(long)]...)
-						overlong = true
-					} else {
-						long = append(long, chunk...)
-					}
-				}
-				text = long
-			}
-			text = bytes.TrimSuffix(text, []byte("\n"))
+		if len(chunk) > 0 {
+			text := bytes.TrimSuffix(chunk, []byte("\n"))
 			text = bytes.TrimSuffix(text, []byte("\r"))
-			if overlong {
+			if len(text) > MaxLine {
+				text = text[:MaxLine]
 				sink.Diag(Pos{source, lineNo + 1}, "line longer than %d MiB; only its first %d MiB were read", MaxLine>>20, MaxLine>>20)
 			}
 			offer(text)
-			long, overlong = long[:0], false
-			if len(long) == 0 {
-				long = nil
-			}
+			long = nil
 		}
 		if err != nil {
 			if err != io.EOF {
@@ -209,16 +227,16 @@ func Scan(src io.Reader, source string, systems []System, opts Options) (*Result
 	for _, d := range decs {
 		d.End(&sink)
 	}
-	stamp()
 	if binary > 0 {
 		sink.Diag(Pos{source, binFirst}, "%d line(s) hold binary data (NUL bytes), first at line %d; skipped", binary, binFirst)
 	}
 	if invalid > 0 {
 		sink.Diag(Pos{source, invFirst}, "%d line(s) are not valid UTF-8, first at line %d; bad bytes read as U+FFFD", invalid, invFirst)
 	}
-	res.Events = sink.Events
-	res.Diags = sink.Diags
-	res.Stats.Events = len(sink.Events)
-	res.Stats.Diags = len(sink.Diags)
-	return res, readError
+	flush()
+	if dropped > 0 {
+		diags = append(diags, Diagnostic{Pos: Pos{Source: source}, Message: fmt.Sprintf("%d more diagnostics not kept", dropped)})
+	}
+	st.Diags = len(diags)
+	return st, diags, readError
 }

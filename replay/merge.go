@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"math"
 	"sort"
 
 	"github.com/logsleuth/logsleuth/parse"
@@ -38,10 +37,7 @@ func Merge(streams [][]parse.Event) []parse.Event {
 		high       int64
 	)
 	for i, a := range all {
-		t := int64(math.MinInt64)
-		if tm := a.ev.Info().Time; !tm.IsZero() {
-			t = tm.UnixNano()
-		}
+		t := timeKey(a.ev)
 		if a.stream != prevStream {
 			prevStream, high = a.stream, t
 		}

@@ -1,0 +1,150 @@
+package parse
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// wordEvent is what the test decoder emits: one per claimed line.
+type wordEvent struct {
+	Meta
+	word string
+}
+
+func (*wordEvent) Kind() string { return "test.word" }
+
+// wordDecoder claims lines starting with its word; a line "@HH:MM" gives
+// the following events that time; "<word> {" opens a block that claims
+// every line up to "}".
+type wordDecoder struct {
+	word  string
+	inBlk bool
+	t     time.Time
+}
+
+func (d *wordDecoder) Line(l Line, out *Sink) bool {
+	s := string(l.Text)
+	if d.inBlk {
+		if s == "}" {
+			d.inBlk = false
+		}
+		return true
+	}
+	if strings.HasPrefix(s, "@") {
+		t, err := time.Parse("15:04", s[1:])
+		if err == nil {
+			d.t = t
+		}
+		return false
+	}
+	if !strings.HasPrefix(s, d.word) {
+		return false
+	}
+	if strings.HasSuffix(s, "{") {
+		d.inBlk = true
+	}
+	e := &wordEvent{Meta: Meta{Pos: l.Pos, Last: l.Pos.Line, Text: s}, word: d.word}
+	if !d.t.IsZero() {
+		e.Time, e.Timed = d.t, true
+		d.t = time.Time{}
+	}
+	out.Emit(e)
+	if strings.Contains(s, "bad") {
+		out.Diag(l.Pos, "cannot read %q", s)
+	}
+	return true
+}
+
+func (d *wordDecoder) End(out *Sink) {}
+
+func sys(word string) System {
+	return System{Name: word, NewDecoder: func(string, Options) Decoder { return &wordDecoder{word: word} }}
+}
+
+func TestScanClaimsAndCounts(t *testing.T) {
+	in := "alpha one\r\nnoise\n\nbeta {\nalpha inside beta's block\n}\n@10:00\nalpha timed\nalpha untimed bad\n\xff\xfe alpha\nlast line without newline"
+	res, err := Scan(strings.NewReader(in), "in.log", []System{sys("alpha"), sys("beta")}, Options{})
+	require.NoError(t, err)
+	var got []string
+	for _, e := range res.Events {
+		m := e.Info()
+		got = append(got, m.Pos.String()+" "+e.(*wordEvent).word+" "+m.Time.Format("15:04"))
+	}
+	assert.Equal(t, []string{
+		"in.log:1 alpha 00:00", // CRLF stripped: still claimed
+		"in.log:4 beta 00:00",
+		"in.log:8 alpha 10:00",
+		"in.log:9 alpha 10:00", // untimed: takes the last time
+	}, got)
+	assert.Equal(t, "alpha one", res.Events[0].Info().Text)
+	assert.Equal(t, Stats{Source: "in.log", Bytes: int64(len(in)), Lines: 11, Claimed: 6, Unclaimed: 4, Events: 4, Diags: 2}, res.Stats)
+	require.Len(t, res.Diags, 2)
+	assert.Equal(t, `in.log:9: cannot read "alpha untimed bad"`, res.Diags[0].String())
+	assert.Equal(t, "in.log:10: 1 line(s) are not valid UTF-8, first at line 10; bad bytes read as U+FFFD", res.Diags[1].String())
+}
+
+func TestScanEmpty(t *testing.T) {
+	res, err := Scan(strings.NewReader(""), "-", []System{sys("a")}, Options{})
+	require.NoError(t, err)
+	assert.Equal(t, Stats{Source: "-"}, res.Stats)
+	assert.Empty(t, res.Events)
+}
+
+func TestScanLongLinesAndBinary(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString("alpha " + strings.Repeat("x", 3*MaxLine) + "\n")
+	b.WriteString("alpha " + strings.Repeat("y", MaxLine-6) + "\n") // exactly MaxLine: whole
+	b.WriteString("bin\x00ary\n\x00\n")
+	b.WriteString("alpha after\n")
+	res, err := Scan(&b, "big", []System{sys("alpha")}, Options{})
+	require.NoError(t, err)
+	require.Len(t, res.Events, 3)
+	assert.Len(t, res.Events[0].Info().Text, MaxLine)
+	assert.Len(t, res.Events[1].Info().Text, MaxLine)
+	assert.Equal(t, 5, res.Events[2].Info().Pos.Line)
+	require.Len(t, res.Diags, 2)
+	assert.Equal(t, "big:1: line longer than 1 MiB; only its first 1 MiB were read", res.Diags[0].String())
+	assert.Equal(t, "big:3: 2 line(s) hold binary data (NUL bytes), first at line 3; skipped", res.Diags[1].String())
+	assert.Equal(t, 5, res.Stats.Lines)
+}
+
+type failingReader struct{ data *strings.Reader }
+
+func (f *failingReader) Read(p []byte) (int, error) {
+	n, err := f.data.Read(p)
+	if err != nil {
+		return n, errors.New("disk on fire")
+	}
+	return n, nil
+}
+
+func TestScanReadErrorKeepsWhatWasRead(t *testing.T) {
+	res, err := Scan(&failingReader{strings.NewReader("alpha 1\nalpha 2\n")}, "f", []System{sys("alpha")}, Options{})
+	require.Error(t, err)
+	assert.Equal(t, "f: read after line 2: disk on fire", err.Error())
+	assert.Len(t, res.Events, 2)
+}
+
+func TestScanDiagnosticsAreBounded(t *testing.T) {
+	in := strings.Repeat("alpha bad\n", MaxDiags+5)
+	res, err := Scan(strings.NewReader(in), "d", []System{sys("alpha")}, Options{})
+	require.NoError(t, err)
+	require.Len(t, res.Diags, MaxDiags+1)
+	assert.Equal(t, "d: 5 more diagnostics not kept", res.Diags[MaxDiags].String())
+}
+
+func TestScanFuncStreams(t *testing.T) {
+	var lines []int
+	st, _, err := ScanFunc(strings.NewReader("alpha\nx\nalpha\n"), "s", []System{sys("alpha")}, Options{}, func(e Event) {
+		lines = append(lines, e.Info().Pos.Line)
+	})
+	require.NoError(t, err)
+	assert.Equal(t, []int{1, 3}, lines)
+	assert.Equal(t, 2, st.Events)
+}
