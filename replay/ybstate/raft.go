@@ -1,6 +1,659 @@
 package ybstate
 
-import "github.com/logsleuth/logsleuth/parse/yb"
+import (
+	"fmt"
+	"sort"
+	"time"
 
-// applyRaft folds the Raft and lease events that applyRole does not.
+	"github.com/logsleuth/logsleuth/grammar/ybval"
+	"github.com/logsleuth/logsleuth/parse/yb"
+)
+
+// applyRaft folds the Raft and lease events that applyRole does not. The
+// cross-peer Raft view lives in Raft, which needs RoleChange too and so is
+// fed as a whole by its owner (the rule pack) rather than from here; until
+// State holds a *Raft itself this stays empty.
 func (s *State) applyRaft(r *Replica, e yb.Event) {}
+
+// Raft is what every peer's log says about Raft leadership and leader
+// leases, per tablet: the leader of each term, each peer's term and role
+// over time, real votes, lease expiries as any peer printed them, and
+// revocations. A single peer's log cannot show an overlap of leases
+// between three peers; this merged view can.
+//
+// Apply is a pure fold over the merged timeline: the same events in the
+// same order give the same Raft.
+type Raft struct {
+	tablets map[string]*TabletRaft
+}
+
+// NewRaft returns an empty view.
+func NewRaft() *Raft { return &Raft{tablets: map[string]*TabletRaft{}} }
+
+// TabletRaft is one tablet's Raft history.
+type TabletRaft struct {
+	Tablet string
+	peers  map[string]*PeerRaft
+	// leaders holds, per term, every peer that acted as its leader, in the
+	// order they first did.
+	leaders map[int64][]*Leadership
+	// votes holds the real (binding) votes granted, per term and voter.
+	votes map[int64]map[string][]VoteRec
+	// Leases are the lease expiries the Raft lines printed, in timeline
+	// order. MVCC dump leases stay in State.Leases.
+	Leases      []LeaseFact
+	Revocations []Revocation
+	// Attempts are election attempts, one per peer burst of start lines.
+	Attempts []Attempt
+	// Rows is the readable timeline, in timeline order.
+	Rows []Row
+}
+
+// PeerRaft is one peer's Raft view of itself.
+type PeerRaft struct {
+	Peer string
+	// Term is the latest term its log showed, -1 before any; High is the
+	// highest, so a drop below it can be shown with the line that set it.
+	Term     int64
+	High     int64
+	HighFrom From
+	Role     string
+	// Leading is the term it currently leads, or -1.
+	Leading int64
+	// LastLed is the last term it was seen leading, or -1.
+	LastLed int64
+	// lastAttempt indexes its latest election attempt in Attempts, or -1.
+	lastAttempt int
+}
+
+// Leadership is one peer leading one term: from the first line that shows
+// it (Becoming Leader, election won, a [term N LEADER] prefix, its NO_OP)
+// to the first that shows it gave up (step-down, Becoming Follower, a
+// later term, Reset our lease). A leader cut off by a partition logs
+// nothing until it hears of the new term: its leadership, and the reads it
+// serves under its lease, run on until then.
+type Leadership struct {
+	Peer  string
+	Term  int64
+	Since From
+	At    time.Time
+	Timed bool
+	Ended bool
+	// EndAt and EndFrom are the line that showed it gave up.
+	EndAt   time.Time
+	EndFrom From
+	EndHow  string
+}
+
+// VoteRec is a real vote granted.
+type VoteRec struct {
+	Voter, Candidate string
+	Term             int64
+	From             From
+}
+
+// LeaseKind says which lease a fact is about.
+type LeaseKind string
+
+const (
+	// HTLeaseKind is the hybrid-time lease: reads at safe times up to its
+	// expiry, so no later leader may write at or below it.
+	HTLeaseKind LeaseKind = "ht lease"
+	// WallLeaseKind is the monotonic-clock leader lease, known here as a
+	// wall-clock end on the printing peer's clock.
+	WallLeaseKind LeaseKind = "lease"
+)
+
+// LeaseFact is one peer's log stating a leader's lease expiry.
+type LeaseFact struct {
+	Holder string
+	// Term is the holder's leader term, or -1 when no log showed it.
+	Term int64
+	Kind LeaseKind
+	// Expiry is the ht lease expiry (HTLeaseKind).
+	Expiry ybval.HybridTime
+	// Until is the lease end on the printing peer's wall clock
+	// (WallLeaseKind): the line's time plus the time it said was left.
+	Until time.Time
+	// Seen is the peer whose log printed it, and How the line's meaning.
+	Seen string
+	How  string
+	From From
+}
+
+// EndMicros is the lease end in microseconds since the epoch, comparable
+// with a hybrid time's physical part and with UTC wall times.
+func (l LeaseFact) EndMicros() int64 {
+	if l.Kind == HTLeaseKind {
+		return int64(l.Expiry.Physical)
+	}
+	return l.Until.UnixMicro()
+}
+
+func (l LeaseFact) String() string {
+	term := "term ?"
+	if l.Term >= 0 {
+		term = fmt.Sprintf("term %d", l.Term)
+	}
+	end := l.Expiry.String()
+	if l.Kind == WallLeaseKind {
+		end = stamp(l.Until)
+	}
+	return fmt.Sprintf("%s of %s (%s) to %s, %s by %s (%s)", l.Kind, orUnknown(l.Holder), term, end, l.How, orUnknown(l.Seen), l.From.Pos)
+}
+
+// Revocation is a leader clearing its record of an older leader's lease:
+// from then on it serves and writes as if that lease were over.
+type Revocation struct {
+	By     string
+	ByTerm int64
+	Holder string
+	// HolderTerm is the term the holder last led, as any log showed, or -1.
+	HolderTerm int64
+	Kind       LeaseKind
+	// Expiry (ht lease) or Remaining (lease, on the revoker's clock) as
+	// the line printed them.
+	Expiry    ybval.HybridTime
+	Remaining ybval.Deadline
+	At        time.Time
+	Timed     bool
+	From      From
+	// Before is the revoking peer's Raft state just before the line.
+	Before []string
+}
+
+// Attempt is one election attempt by one peer: the burst of lines
+// (failure detected, triggering, starting) one attempt logs.
+type Attempt struct {
+	Peer string
+	// Term is the peer's term when it started, or -1.
+	Term  int64
+	Pre   bool
+	At    time.Time
+	Timed bool
+	From  From
+	// Won is set when a real election won followed for Term+1... or any
+	// term, by this peer, before its next attempt.
+	Won bool
+}
+
+// attemptBurst is how close start lines of one peer must be to count as one
+// attempt: an attempt logs its lines within milliseconds, while the
+// failure detector waits at least an election timeout (about a second and
+// more) before trying again.
+const attemptBurst = time.Second
+
+// Row is one line of the timeline table.
+type Row struct {
+	At     time.Time
+	Timed  bool
+	Peer   string
+	Term   int64
+	What   string
+	Detail string
+	From   From
+}
+
+// Step is what one event meant, against the state before it. It is how
+// the rules see a break without re-deriving the fold.
+type Step struct {
+	Tablet, Peer string
+	// TermBack is set when the event shows the peer in Term, below the
+	// High it had shown at HighFrom.
+	TermBack bool
+	Term     int64
+	High     int64
+	HighFrom From
+	// Led is the term the event shows the peer newly leading, or -1;
+	// Rivals are the other peers already seen leading that term.
+	Led    int64
+	Rivals []*Leadership
+	// Vote is a real vote the event grants; Earlier holds the voter's real
+	// votes for other candidates in the same term.
+	Vote    *VoteRec
+	Earlier []VoteRec
+	// Revocation is set for a lease revocation.
+	Revocation *Revocation
+	// Before is the peer's Raft state before the event, filled only when
+	// the step shows a break (so findings can show it).
+	Before []string
+}
+
+// Tablet returns tablet's history, or nil.
+func (r *Raft) Tablet(tablet string) *TabletRaft { return r.tablets[tablet] }
+
+// Tablets returns the tablets seen, sorted.
+func (r *Raft) Tablets() []string {
+	out := make([]string, 0, len(r.tablets))
+	for t := range r.tablets {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (r *Raft) tablet(t string) *TabletRaft {
+	tr := r.tablets[t]
+	if tr == nil {
+		tr = &TabletRaft{Tablet: t, peers: map[string]*PeerRaft{}, leaders: map[int64][]*Leadership{}, votes: map[int64]map[string][]VoteRec{}}
+		r.tablets[t] = tr
+	}
+	return tr
+}
+
+// Peer returns the peer's view, or nil.
+func (t *TabletRaft) Peer(peer string) *PeerRaft { return t.peers[peer] }
+
+// Peers returns the peers seen, sorted.
+func (t *TabletRaft) Peers() []string {
+	out := make([]string, 0, len(t.peers))
+	for p := range t.peers {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (t *TabletRaft) peer(p string) *PeerRaft {
+	pr := t.peers[p]
+	if pr == nil {
+		pr = &PeerRaft{Peer: p, Term: -1, High: -1, Leading: -1, LastLed: -1, lastAttempt: -1}
+		t.peers[p] = pr
+	}
+	return pr
+}
+
+// Leaders returns the peers seen leading term, in the order they did.
+func (t *TabletRaft) Leaders(term int64) []*Leadership { return t.leaders[term] }
+
+// Terms returns the terms that had a leader, ascending.
+func (t *TabletRaft) Terms() []int64 {
+	out := make([]int64, 0, len(t.leaders))
+	for term := range t.leaders {
+		out = append(out, term)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+// Leadership returns peer's leadership of term, or nil.
+func (t *TabletRaft) Leadership(peer string, term int64) *Leadership {
+	for _, l := range t.leaders[term] {
+		if l.Peer == peer {
+			return l
+		}
+	}
+	return nil
+}
+
+// Votes returns the real votes granted in term, by voter then order.
+func (t *TabletRaft) Votes(term int64) []VoteRec {
+	byVoter := t.votes[term]
+	voters := make([]string, 0, len(byVoter))
+	for v := range byVoter {
+		voters = append(voters, v)
+	}
+	sort.Strings(voters)
+	var out []VoteRec
+	for _, v := range voters {
+		out = append(out, byVoter[v]...)
+	}
+	return out
+}
+
+// Apply folds one event into the view and says what it meant.
+func (r *Raft) Apply(e yb.Event) Step {
+	rep := e.Rep()
+	st := Step{Tablet: rep.Tablet, Peer: rep.Peer, Led: -1, Term: -1, High: -1}
+	if rep.Tablet == "" || rep.Peer == "" {
+		return st
+	}
+	t := r.tablet(rep.Tablet)
+	p := t.peer(rep.Peer)
+	from := fromEvent(e)
+	m := e.Info()
+	at, timed := m.Time, m.Timed
+	before := func() {
+		if st.Before == nil {
+			st.Before = t.Lines(p.Peer)
+		}
+	}
+	if _, ok := e.(*yb.LeaseRevoked); ok {
+		// A revocation is kept with the revoker's state, for the finding
+		// a later line may prove it early.
+		before()
+	}
+	// The term a line shows the peer in: the prefix, or the term an
+	// explicit advance names.
+	seen := rep.Term
+	if rc, ok := e.(*yb.RoleChange); ok && rc.What == yb.AdvanceTerm && rc.Term > seen {
+		seen = rc.Term
+	}
+	if seen >= 0 {
+		if p.High >= 0 && seen < p.High {
+			before()
+			st.TermBack, st.Term, st.High, st.HighFrom = true, seen, p.High, p.HighFrom
+		}
+		if seen > p.High {
+			p.High, p.HighFrom = seen, from
+		}
+		if seen != p.Term {
+			if p.Term >= 0 || rep.Term < 0 {
+				t.row(at, timed, p.Peer, seen, "term", fmt.Sprintf("term %d", seen), from)
+			}
+			p.Term = seen
+		}
+		if p.Leading >= 0 && seen > p.Leading {
+			t.endLeading(p, at, from, fmt.Sprintf("in term %d", seen))
+		}
+	}
+	if rep.Role != "" && rep.Term >= 0 {
+		switch rep.Role {
+		case "LEADER":
+			r.claim(t, p, rep.Term, at, timed, from, &st, before)
+		}
+		// A FOLLOWER prefix in the term it leads is not a step-down:
+		// `Becoming Leader` itself prints the old role, and a leader that
+		// gives up logs it (step-down, Becoming Follower, a later term).
+		p.Role = rep.Role
+	}
+	switch ev := e.(type) {
+	case *yb.RoleChange:
+		switch ev.What {
+		case yb.StepDown:
+			if l := t.Leadership(p.Peer, ev.Term); l != nil && !l.Ended {
+				l.Ended, l.EndAt, l.EndFrom, l.EndHow = true, at, from, "stepped down"
+			}
+			if p.Leading == ev.Term {
+				p.Leading = -1
+			}
+			p.Role = "FOLLOWER"
+			t.row(at, timed, p.Peer, ev.Term, "step down", fmt.Sprintf("leader of term %d steps down (new term %s)", ev.Term, termText(ev.NewTerm)), from)
+		case yb.BecomeLeader:
+			term := ev.Term
+			if term < 0 {
+				term = p.Term
+			}
+			if term >= 0 {
+				r.claim(t, p, term, at, timed, from, &st, before)
+			}
+			p.Role = "LEADER"
+		case yb.BecomeFollower:
+			if p.Leading >= 0 {
+				t.endLeading(p, at, from, "became follower")
+			}
+			p.Role = "FOLLOWER"
+			t.row(at, timed, p.Peer, p.Term, "follower", "becomes follower", from)
+		case yb.MasterRole:
+			if ev.NewRole == "LEADER" && p.Term >= 0 {
+				r.claim(t, p, p.Term, at, timed, from, &st, before)
+			} else if ev.NewRole != "LEADER" && p.Leading >= 0 {
+				t.endLeading(p, at, from, "role "+ev.NewRole)
+			}
+			p.Role = ev.NewRole
+		}
+	case *yb.ActiveRole:
+		if ev.To == "LEADER" && p.Term >= 0 {
+			r.claim(t, p, p.Term, at, timed, from, &st, before)
+		} else if ev.From == "LEADER" && p.Leading >= 0 {
+			t.endLeading(p, at, from, "role "+ev.To)
+		}
+		p.Role = ev.To
+	case *yb.ElectionStart:
+		r.attempt(t, p, ev, at, timed, from)
+	case *yb.ElectionResult:
+		what := "lost"
+		if ev.Won {
+			what = "won"
+		}
+		kind := "election"
+		if ev.Pre {
+			kind = "pre-election"
+		}
+		if ev.Defunct {
+			what += " (defunct term)"
+		}
+		t.row(at, timed, p.Peer, ev.Term, kind, fmt.Sprintf("%s %s for term %d", kind, what, ev.Term), from)
+		if ev.Won && !ev.Pre && !ev.Defunct {
+			if p.lastAttempt >= 0 {
+				t.Attempts[p.lastAttempt].Won = true
+			}
+			r.claim(t, p, ev.Term, at, timed, from, &st, before)
+		}
+	case *yb.Vote:
+		if ev.Granted && !ev.Pre && ev.Term >= 0 {
+			v := VoteRec{Voter: p.Peer, Candidate: ev.Candidate, Term: ev.Term, From: from}
+			byVoter := t.votes[ev.Term]
+			if byVoter == nil {
+				byVoter = map[string][]VoteRec{}
+				t.votes[ev.Term] = byVoter
+			}
+			var earlier []VoteRec
+			dup := false
+			for _, o := range byVoter[p.Peer] {
+				if o.Candidate == ev.Candidate {
+					dup = true
+				} else {
+					earlier = append(earlier, o)
+				}
+			}
+			if len(earlier) > 0 {
+				before()
+			}
+			st.Vote, st.Earlier = &v, earlier
+			if !dup {
+				byVoter[p.Peer] = append(byVoter[p.Peer], v)
+			}
+			t.row(at, timed, p.Peer, ev.Term, "vote", fmt.Sprintf("votes for %s in term %d", ev.Candidate, ev.Term), from)
+		} else if ev.Granted {
+			t.row(at, timed, p.Peer, ev.Term, "pre-vote", fmt.Sprintf("pre-vote for %s for term %d (does not bind)", ev.Candidate, ev.Term), from)
+		} else {
+			kind := "vote"
+			if ev.Pre {
+				kind = "pre-vote"
+			}
+			t.row(at, timed, p.Peer, ev.Term, "denied", fmt.Sprintf("denies %s to %s for term %s: %s", kind, ev.Candidate, termText(ev.Term), ev.Reason), from)
+		}
+	case *yb.NoOp:
+		r.claim(t, p, ev.Op.Term, at, timed, from, &st, before)
+		t.row(at, timed, p.Peer, ev.Op.Term, "no-op", fmt.Sprintf("NO_OP at %s", ev.Op), from)
+	case *yb.Transfer:
+		detail := string(ev.What)
+		if ev.To != "" {
+			detail += " to " + ev.To
+		}
+		t.row(at, timed, p.Peer, p.Term, "transfer", detail, from)
+	case *yb.LeaseRevoked:
+		rv := Revocation{By: p.Peer, ByTerm: p.Term, Holder: ev.Holder, HolderTerm: t.lastLed(ev.Holder, p.Term),
+			At: at, Timed: timed, From: from, Before: st.Before}
+		f := LeaseFact{Holder: ev.Holder, Term: rv.HolderTerm, Seen: p.Peer, How: "revoked", From: from}
+		if ev.HT {
+			rv.Kind, rv.Expiry = HTLeaseKind, ev.Expiry
+			f.Kind, f.Expiry = HTLeaseKind, ev.Expiry
+			t.row(at, timed, p.Peer, p.Term, "revoke", fmt.Sprintf("revokes %s's ht lease to %s", orUnknown(ev.Holder), ev.Expiry), from)
+		} else {
+			rv.Kind, rv.Remaining = WallLeaseKind, ev.Remaining
+			f.Kind, f.Until = WallLeaseKind, at.Add(time.Duration(ev.Remaining.Millis)*time.Millisecond)
+			t.row(at, timed, p.Peer, p.Term, "revoke", fmt.Sprintf("revokes %s's lease with %s left", orUnknown(ev.Holder), ev.Remaining), from)
+		}
+		t.Revocations = append(t.Revocations, rv)
+		st.Revocation = &t.Revocations[len(t.Revocations)-1]
+		if ev.Holder != "" && timed && usable(ev.HT, ev.Expiry, ev.Remaining) {
+			t.Leases = append(t.Leases, f)
+		}
+	case *yb.LeaseReset:
+		term := p.LastLed
+		if p.Leading >= 0 {
+			term = p.Leading
+		}
+		f := LeaseFact{Holder: p.Peer, Term: term, Seen: p.Peer, How: "reset by holder", From: from}
+		if ev.HT {
+			f.Kind, f.Expiry = HTLeaseKind, ev.Expiry
+			t.row(at, timed, p.Peer, p.Term, "lease reset", fmt.Sprintf("drops its ht lease to %s (term %s)", ev.Expiry, termText(term)), from)
+		} else {
+			// Reset our lease prints now minus the expiry.
+			f.Kind, f.Until = WallLeaseKind, at.Add(-time.Duration(ev.Since.Millis)*time.Millisecond)
+			t.row(at, timed, p.Peer, p.Term, "lease reset", fmt.Sprintf("drops its lease (%s past its end)", ev.Since), from)
+		}
+		if timed && usable(ev.HT, ev.Expiry, ev.Since) {
+			t.Leases = append(t.Leases, f)
+		}
+		if p.Leading >= 0 {
+			t.endLeading(p, at, from, "reset its lease")
+		}
+	case *yb.OldLeaseWait:
+		detail := "waits: an old leader may hold a lease"
+		if ev.HT {
+			detail = "waits: an old leader may hold an ht lease"
+		}
+		if ev.Op != "" {
+			detail += ", refusing " + ev.Op
+		}
+		if ev.HasRemaining {
+			detail = fmt.Sprintf("waits: previous leader's lease may run %s more", ev.Remaining)
+			if prev := t.previousLeader(p.Peer, p.Term); prev != nil && timed && ev.Remaining.Inf == 0 {
+				t.Leases = append(t.Leases, LeaseFact{Holder: prev.Peer, Term: prev.Term, Kind: WallLeaseKind,
+					Until: at.Add(time.Duration(ev.Remaining.Millis) * time.Millisecond), Seen: p.Peer, How: "still running", From: from})
+			}
+		}
+		t.row(at, timed, p.Peer, p.Term, "lease wait", detail, from)
+	case *yb.UpdateRejected:
+		detail := fmt.Sprintf("refuses update from %s: log matching (%s)", ev.From, ev.Mismatch)
+		if ev.EarlierTerm {
+			detail = fmt.Sprintf("rejects update from %s for earlier term %d (current %d)", ev.From, ev.Term, ev.Current)
+		}
+		t.row(at, timed, p.Peer, p.Term, "reject", detail, from)
+	}
+	return st
+}
+
+// claim records p leading term; a peer already seen leading it is a rival.
+func (r *Raft) claim(t *TabletRaft, p *PeerRaft, term int64, at time.Time, timed bool, from From, st *Step, before func()) {
+	if term < 0 {
+		return
+	}
+	if p.Leading >= 0 && p.Leading != term {
+		t.endLeading(p, at, from, fmt.Sprintf("leads term %d", term))
+	}
+	p.Leading = term
+	if term > p.LastLed {
+		p.LastLed = term
+	}
+	if t.Leadership(p.Peer, term) != nil {
+		return
+	}
+	var rivals []*Leadership
+	for _, l := range t.leaders[term] {
+		if l.Peer != p.Peer {
+			rivals = append(rivals, l)
+		}
+	}
+	if len(rivals) > 0 {
+		before()
+		st.Rivals = rivals
+	}
+	st.Led = term
+	t.leaders[term] = append(t.leaders[term], &Leadership{Peer: p.Peer, Term: term, Since: from, At: at, Timed: timed})
+	t.row(at, timed, p.Peer, term, "leader", fmt.Sprintf("leader of term %d", term), from)
+}
+
+// endLeading records that p gave up the term it led.
+func (t *TabletRaft) endLeading(p *PeerRaft, at time.Time, from From, how string) {
+	if l := t.Leadership(p.Peer, p.Leading); l != nil && !l.Ended {
+		l.Ended, l.EndAt, l.EndFrom, l.EndHow = true, at, from, how
+		t.row(at, l.Timed && !at.IsZero(), p.Peer, p.Leading, "leader ends", fmt.Sprintf("no longer leader of term %d: %s", p.Leading, how), from)
+	}
+	p.Leading = -1
+}
+
+// attempt records an election attempt, merging the lines one attempt logs.
+func (r *Raft) attempt(t *TabletRaft, p *PeerRaft, ev *yb.ElectionStart, at time.Time, timed bool, from From) {
+	if p.lastAttempt >= 0 {
+		last := &t.Attempts[p.lastAttempt]
+		if timed && last.Timed && at.Sub(last.At) >= 0 && at.Sub(last.At) < attemptBurst && !last.Won {
+			if ev.PreKnown && !ev.Pre {
+				last.Pre = false
+			}
+			return
+		}
+	}
+	a := Attempt{Peer: p.Peer, Term: p.Term, Pre: ev.PreKnown && ev.Pre, At: at, Timed: timed, From: from}
+	t.Attempts = append(t.Attempts, a)
+	p.lastAttempt = len(t.Attempts) - 1
+	detail := "starts an election"
+	if ev.FailedLeader != "" {
+		detail += " (leader " + ev.FailedLeader + " failed)"
+	}
+	if ev.Mode != "" {
+		detail += ", " + ev.Mode
+	}
+	t.row(at, timed, p.Peer, p.Term, "election", detail, from)
+}
+
+// lastLed is the latest term below below that holder was seen leading, or -1.
+func (t *TabletRaft) lastLed(holder string, below int64) int64 {
+	best := int64(-1)
+	for term, ls := range t.leaders {
+		if below >= 0 && term >= below {
+			continue
+		}
+		for _, l := range ls {
+			if l.Peer == holder && term > best {
+				best = term
+			}
+		}
+	}
+	return best
+}
+
+// previousLeader is the leader of the latest term below term other than
+// peer, or nil.
+func (t *TabletRaft) previousLeader(peer string, term int64) *Leadership {
+	var best *Leadership
+	for tm, ls := range t.leaders {
+		if term >= 0 && tm >= term {
+			continue
+		}
+		for _, l := range ls {
+			if l.Peer != peer && (best == nil || tm > best.Term || (tm == best.Term && l.Peer < best.Peer)) {
+				best = l
+			}
+		}
+	}
+	return best
+}
+
+func (t *TabletRaft) row(at time.Time, timed bool, peer string, term int64, what, detail string, from From) {
+	t.Rows = append(t.Rows, Row{At: at, Timed: timed, Peer: peer, Term: term, What: what, Detail: detail, From: from})
+}
+
+// usable reports whether a printed lease end is a point in time: a real
+// hybrid time for an ht lease, a finite duration for a lease.
+func usable(ht bool, expiry ybval.HybridTime, d ybval.Deadline) bool {
+	if ht {
+		return expiry.Special == ybval.Normal && expiry.Physical > 0
+	}
+	return d.Inf == 0
+}
+
+func termText(n int64) string {
+	if n < 0 {
+		return "?"
+	}
+	return fmt.Sprint(n)
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "(unknown)"
+	}
+	return s
+}
+
+// stamp prints a wall time the way glog does, with the date.
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format("2006-01-02 15:04:05.000000")
+}

@@ -1,16 +1,411 @@
 package ybrules
 
 import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
 	"github.com/logsleuth/logsleuth/parse/yb"
 	"github.com/logsleuth/logsleuth/replay/ybstate"
 	"github.com/logsleuth/logsleuth/rules"
 )
 
+// Raft rule IDs. They are a contract: never rename one. Lease overlaps
+// found from Raft lines use LeaseOverlap (catalog.go).
+const (
+	DoubleVote       = "yb/raft/double-vote"
+	TwoLeaders       = "yb/raft/two-leaders"
+	TermRegression   = "yb/raft/term-regression"
+	EarlyRevocation  = "yb/lease/early-revocation"
+	ElectionStorm    = "yb/raft/election-storm"
+	stormMinAttempts = 4
+)
+
+// stormGap is the longest pause between two election attempts of one
+// storm: a leader that holds for longer has lasted.
+const stormGap = 30 * time.Second
+
+// maxClockSkew is YugabyteDB's default max_clock_skew_usec (500 ms): two
+// hosts' wall clocks may disagree by this much, so a holder's step-down
+// logged this soon after a revocation on another host may have come first.
+const maxClockSkew = 500 * time.Millisecond
+
+// maxLeaseGap bounds how far a lease end may lie from the wall time it is
+// compared with. Leases run for seconds; a gap of many minutes means the
+// log's clock is not UTC (glog prints local time) or the year is wrong,
+// and then the comparison proves nothing.
+const maxLeaseGap = 10 * time.Minute
+
 // raftCatalog holds the Raft term, vote, leader and lease rules.
-var raftCatalog []rules.Rule
+var raftCatalog = []rules.Rule{
+	{
+		ID: DoubleVote, Severity: rules.Error,
+		Title: "Peer granted real votes to two candidates in one term",
+		Explain: "Raft's safety rests on each peer granting at most one vote per term, and persisting it before " +
+			"answering: two candidates can then never both gather a majority. A peer that grants `Leader election vote " +
+			"request: Granting yes vote` to two different candidates in the same term can elect two leaders. Pre-votes " +
+			"(`Pre-election. Granting vote`, `Leader pre-election vote request`) do not bind and are not counted.",
+		Example: "T t P c [term 2 FOLLOWER]:  Leader election vote request: Granting yes vote for candidate a in term 2.\n" +
+			"T t P c [term 2 FOLLOWER]:  Leader election vote request: Granting yes vote for candidate b in term 2.",
+	},
+	{
+		ID: TwoLeaders, Severity: rules.Error,
+		Title: "Two peers acted as leader of one tablet in the same term",
+		Explain: "A Raft term has at most one leader. Two peers logging leadership of the same term (Becoming Leader, " +
+			"election won, a `[term N LEADER]` prefix, a NO_OP of term N) can both accept writes with the same op ids, so " +
+			"replicas diverge and acknowledged writes can be lost. logsleuth merges every peer's log to see this; no " +
+			"single peer's log can.",
+		Example: "T t P a [term 3 FOLLOWER]: Becoming Leader. State: ...\nT t P b [term 3 LEADER]: Sending NO_OP at op 3.7",
+	},
+	{
+		ID: TermRegression, Severity: rules.Error,
+		Title: "Peer's Raft term went down",
+		Explain: "A peer's current term is persisted in its consensus metadata and only grows. A peer logging a lower " +
+			"term than it logged before has lost that state (a restored or copied data directory, a bad disk) and may " +
+			"vote twice in a term or accept an old leader's entries.",
+		Example: "T t P a [term 7 FOLLOWER]: Advancing to term 8\n...\nT t P a [term 5 FOLLOWER]: ...",
+	},
+	{
+		ID: EarlyRevocation, Severity: rules.Error,
+		Title: "New leader revoked old leases while an earlier leader's lease still ran",
+		Explain: "A new leader keeps one record of the old leaders' lease and waits it out before serving reads or " +
+			"writing below it. `Revoked old leader X [ht] lease` clears that record once X has accepted the new leader. " +
+			"If another, earlier leader still held a lease at that moment (it had not stepped down and its lease, as its own " +
+			"or another peer's log shows, had not run out), the new leader now writes and serves below a lease that " +
+			"leader may still read under: the root cause of the `hybrid time too low` FATALs of issue #19447, where the " +
+			"term-2 leader replicated its own lease while the term-1 lease ran, and the term-3 leader revoked the term-2 " +
+			"lease and wrote below the term-1 one. Wall times are compared with hybrid times as UTC microseconds; " +
+			"comparisons further apart than 10 minutes are skipped as clocks that are not UTC.",
+		Example: "T t P c [term 3 LEADER]: Revoked old leader b ht lease: { physical: 1696696747600000 }\n" +
+			"T t P a [term 3 FOLLOWER]: Reset our ht lease: { physical: 1696696746900000 }   (a led term 1, stepped down only now)",
+		Upstream: []string{"https://github.com/yugabyte/yugabyte-db/issues/19447"},
+	},
+	{
+		ID: ElectionStorm, Severity: rules.Warning,
+		Title: "Repeated elections without a lasting leader",
+		Explain: "A tablet whose peers start election after election, each within 30 s of the last, has no leader that " +
+			"lasts: it cannot take writes, and each round costs threads and RPCs (issue #1216). Usually a peer that cannot " +
+			"reach a majority, pre-elections that keep failing, or leaders stepping down at once. The finding gives the " +
+			"attempts, the window and the terms they ran in.",
+		Example:  "T t P a [term 24 FOLLOWER]: ReportFailDetected: Starting NORMAL_ELECTION...   (x5 in 15 s)",
+		Upstream: []string{"https://github.com/yugabyte/yugabyte-db/issues/1216"},
+	},
+}
 
-// checkRaft checks a Raft or lease event against the state before it.
-func (p *Pack) checkRaft(r *ybstate.Replica, e yb.Event) {}
+// checkRaft checks a Raft or lease event against the state before it, and
+// folds it into the pack's Raft view.
+func (p *Pack) checkRaft(r *ybstate.Replica, e yb.Event) {
+	rs := raftOf(p)
+	switch ev := e.(type) {
+	case *yb.MvccDump:
+		rs.dumpWrites(ev)
+		return
+	case *yb.HTTooLow:
+		if ev.HasOp {
+			rs.writes = append(rs.writes, write{tablet: ev.Tablet, peer: ev.Peer, op: ev.Op.String(), term: ev.Op.Term,
+				ht: ev.HT, leaderSide: r.LeaderTerm == ev.Op.Term, ev: rules.Cite(ev)})
+		}
+		return
+	}
+	st := rs.raft.Apply(e)
+	if st.Tablet == "" || st.Peer == "" {
+		return
+	}
+	state := func() []string { return append(r.Lines(), st.Before...) }
+	if st.TermBack {
+		p.add(rules.Finding{
+			Rule: TermRegression, Severity: rules.Error, Origin: rules.Derived, Subject: subject(r),
+			Message: fmt.Sprintf("peer %s logs term %d after term %d: its term went down by %d",
+				st.Peer, st.Term, st.High, st.High-st.Term),
+			Evidence: []rules.Evidence{rules.Cite(e), cite(st.HighFrom)},
+			Facts:    map[string]string{"term": fmt.Sprint(st.Term), "previous_term": fmt.Sprint(st.High)},
+			State:    state(),
+		}, nil)
+	}
+	if len(st.Rivals) > 0 {
+		rival := st.Rivals[0]
+		ev := []rules.Evidence{rules.Cite(e)}
+		var names []string
+		for _, l := range st.Rivals {
+			ev = append(ev, cite(l.Since))
+			names = append(names, l.Peer)
+		}
+		p.add(rules.Finding{
+			Rule: TwoLeaders, Severity: rules.Error, Origin: rules.Derived, Subject: subject(r),
+			Message: fmt.Sprintf("peer %s acts as leader of term %d, which %s already led (%s)",
+				st.Peer, st.Led, rival.Peer, rival.Since.Pos),
+			Evidence: ev,
+			Facts:    map[string]string{"term": fmt.Sprint(st.Led), "leader": st.Peer, "other_leaders": strings.Join(names, ",")},
+			State:    state(),
+		}, nil)
+	}
+	if st.Vote != nil && len(st.Earlier) > 0 {
+		first := st.Earlier[0]
+		p.add(rules.Finding{
+			Rule: DoubleVote, Severity: rules.Error, Origin: rules.Derived, Subject: subject(r),
+			Message: fmt.Sprintf("peer %s grants its term-%d vote to %s after granting it to %s (%s)",
+				st.Peer, st.Vote.Term, st.Vote.Candidate, first.Candidate, first.From.Pos),
+			Evidence: []rules.Evidence{rules.Cite(e), cite(first.From)},
+			Facts: map[string]string{"term": fmt.Sprint(st.Vote.Term), "voter": st.Peer,
+				"candidate": st.Vote.Candidate, "earlier_candidate": first.Candidate},
+			State: state(),
+		}, nil)
+	}
+	if st.Revocation != nil {
+		// The revoker's MVCC state now, for the finding Finish may raise.
+		rs.revState[st.Revocation.From.Pos] = r.Lines()
+	}
+}
 
-// finishRaft runs the Raft rules that need the whole timeline.
-func (p *Pack) finishRaft() {}
+// finishRaft runs the Raft rules that need the whole timeline: a lease is
+// often proved still running only by lines logged after the revocation
+// (the cut-off leader logs its step-down when it hears of the new term).
+func (p *Pack) finishRaft() {
+	rs := raftOf(p)
+	for _, tablet := range rs.raft.Tablets() {
+		t := rs.raft.Tablet(tablet)
+		p.earlyRevocations(rs, t)
+		p.storms(t)
+		p.writeOverlaps(rs, t)
+	}
+}
+
+// heldLease is a lease another peer's log shows an earlier leader holding.
+type heldLease struct {
+	holder string
+	term   int64
+	kind   ybstate.LeaseKind
+	// seen is the peer whose log printed it.
+	seen   string
+	end    int64 // microseconds since the epoch
+	endStr string
+	from   ybstate.From
+}
+
+// leasesOf gathers the leases of tablet from Raft lines and MVCC dumps.
+func (p *Pack) leasesOf(t *ybstate.TabletRaft) []heldLease {
+	var out []heldLease
+	for _, l := range t.Leases {
+		if l.Holder == "" || l.Term < 0 {
+			continue
+		}
+		end := l.Expiry.String()
+		if l.Kind == ybstate.WallLeaseKind {
+			end = l.Until.UTC().Format("15:04:05.000000") + " (wall clock of " + shortID(l.Seen) + ")"
+		}
+		out = append(out, heldLease{holder: l.Holder, term: l.Term, kind: l.Kind, seen: l.Seen, end: l.EndMicros(), endStr: end, from: l.From})
+	}
+	for _, l := range p.st.Leases(t.Tablet) {
+		if l.Holder == "" || l.Term < 0 || !l.Expiry.Valid() || l.Expiry.IsMin() {
+			continue
+		}
+		out = append(out, heldLease{holder: l.Holder, term: l.Term, kind: ybstate.HTLeaseKind, seen: l.Holder, end: int64(l.Expiry.Physical), endStr: l.Expiry.String(), from: l.From})
+	}
+	return out
+}
+
+// earlyRevocations flags revocations made while an earlier leader other
+// than the revoker still held a lease, as a log other than the revoker's
+// shows.
+func (p *Pack) earlyRevocations(rs *raftState, t *ybstate.TabletRaft) {
+	leases := p.leasesOf(t)
+	reported := map[string]int{}
+	for i := range t.Revocations {
+		rv := &t.Revocations[i]
+		if !rv.Timed || rv.ByTerm < 0 {
+			continue
+		}
+		w := rv.At.UnixMicro()
+		var best *heldLease
+		var bestLead *ybstate.Leadership
+		for j := range leases {
+			l := &leases[j]
+			// Only another peer's log can show what the revoker missed.
+			if l.holder == rv.By || l.seen == rv.By || l.term >= rv.ByTerm || l.end <= w || time.Duration(l.end-w)*time.Microsecond > maxLeaseGap {
+				continue
+			}
+			lead := t.Leadership(l.holder, l.term)
+			if lead != nil && lead.Ended && !lead.EndAt.IsZero() {
+				grace := time.Duration(0)
+				if l.holder == rv.Holder {
+					// The revoked holder accepted the new leader before
+					// the revocation; its step-down may carry a clock up to
+					// the skew ahead.
+					grace = maxClockSkew
+				}
+				if !lead.EndAt.After(rv.At.Add(grace)) {
+					continue
+				}
+			}
+			if lead == nil && l.holder == rv.Holder {
+				// A leader revokes only a holder that accepted its lease;
+				// with no line of that holder leading on past the
+				// revocation, take the protocol's word.
+				continue
+			}
+			if best == nil || better(l, best) {
+				best, bestLead = l, lead
+			}
+		}
+		if best == nil {
+			continue
+		}
+		key := fmt.Sprintf("%s|%d|%s|%d", rv.By, rv.ByTerm, best.holder, best.term)
+		if k, ok := reported[key]; ok {
+			p.findings[k].Evidence = appendNew(p.findings[k].Evidence, cite(rv.From))
+			continue
+		}
+		cleared := fmt.Sprintf("the ht lease of %s to %s", orUnknownID(rv.Holder), rv.Expiry)
+		if rv.Kind == ybstate.WallLeaseKind {
+			cleared = fmt.Sprintf("the lease of %s with %s left", orUnknownID(rv.Holder), rv.Remaining)
+		}
+		left := time.Duration(best.end-w) * time.Microsecond
+		gaveUp := "had not stepped down by the end of the logs"
+		ev := []rules.Evidence{cite(rv.From), cite(best.from)}
+		if bestLead != nil {
+			ev = appendNew(ev, cite(bestLead.Since))
+			if bestLead.Ended {
+				gaveUp = fmt.Sprintf("stepped down only at %s (%s, %s)", bestLead.EndAt.UTC().Format("15:04:05.000000"), bestLead.EndHow, bestLead.EndFrom.Pos)
+				ev = appendNew(ev, cite(bestLead.EndFrom))
+			}
+		}
+		facts := map[string]string{
+			"revoker": rv.By, "revoker_term": fmt.Sprint(rv.ByTerm), "revoked_holder": rv.Holder,
+			"holder": best.holder, "holder_term": fmt.Sprint(best.term), "lease_kind": string(best.kind),
+			"lease_end": best.endStr, "remaining_us": fmt.Sprint(best.end - w),
+			"revoked_at": rv.At.UTC().Format("2006-01-02T15:04:05.000000Z"),
+		}
+		if rv.Kind == ybstate.HTLeaseKind {
+			facts["revoked_expiry"] = rv.Expiry.String()
+		} else {
+			facts["revoked_remaining"] = rv.Remaining.String()
+		}
+		f := rules.Finding{
+			Rule: EarlyRevocation, Severity: rules.Error, Origin: rules.Derived,
+			Subject: rules.Subject{System: "yb", Tablet: t.Tablet, Peer: rv.By},
+			Message: fmt.Sprintf("term-%d leader %s cleared %s while the term-%d leader %s still held its %s to %s, %.3f s more (%s); %s",
+				rv.ByTerm, rv.By, cleared, best.term, best.holder, best.kind, best.endStr, left.Seconds(), best.from.Pos, gaveUp),
+			Evidence: ev,
+			Facts:    facts,
+			State:    append(append([]string(nil), rs.revState[rv.From.Pos]...), rv.Before...),
+		}
+		n := len(p.findings)
+		p.add(f, nil)
+		if len(p.findings) > n {
+			reported[key] = n
+		}
+	}
+}
+
+// better orders the leases a revocation cut short: an ht lease first (it
+// is what binds writes), then the later end, then the holder's name so the
+// choice does not depend on the order of the logs.
+func better(a, b *heldLease) bool {
+	if (a.kind == ybstate.HTLeaseKind) != (b.kind == ybstate.HTLeaseKind) {
+		return a.kind == ybstate.HTLeaseKind
+	}
+	if a.end != b.end {
+		return a.end > b.end
+	}
+	if a.holder != b.holder {
+		return a.holder < b.holder
+	}
+	if a.from.Pos.Source != b.from.Pos.Source {
+		return a.from.Pos.Source < b.from.Pos.Source
+	}
+	return a.from.Pos.Line < b.from.Pos.Line
+}
+
+// storms flags runs of election attempts, each within stormGap of the one
+// before, of at least stormMinAttempts.
+func (p *Pack) storms(t *ybstate.TabletRaft) {
+	var timed []ybstate.Attempt
+	for _, a := range t.Attempts {
+		if a.Timed {
+			timed = append(timed, a)
+		}
+	}
+	sort.SliceStable(timed, func(i, j int) bool { return timed[i].At.Before(timed[j].At) })
+	start := 0
+	for i := 1; i <= len(timed); i++ {
+		if i < len(timed) && timed[i].At.Sub(timed[i-1].At) <= stormGap {
+			continue
+		}
+		if run := timed[start:i]; len(run) >= stormMinAttempts {
+			p.storm(t, run)
+		}
+		start = i
+	}
+}
+
+func (p *Pack) storm(t *ybstate.TabletRaft, run []ybstate.Attempt) {
+	first, last := run[0], run[len(run)-1]
+	peers := map[string]int{}
+	lo, hi := int64(-1), int64(-1)
+	var ev []rules.Evidence
+	for _, a := range run {
+		peers[a.Peer]++
+		if a.Term >= 0 && (lo < 0 || a.Term < lo) {
+			lo = a.Term
+		}
+		if a.Term > hi {
+			hi = a.Term
+		}
+		if len(ev) < 10 {
+			ev = append(ev, cite(a.From))
+		}
+	}
+	var names []string
+	for n := range peers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	leaders := 0
+	for _, term := range t.Terms() {
+		for _, l := range t.Leaders(term) {
+			if l.Timed && !l.At.Before(first.At) && !l.At.After(last.At) {
+				leaders++
+			}
+		}
+	}
+	terms := "unknown"
+	switch {
+	case lo >= 0 && lo == hi:
+		terms = fmt.Sprintf("all in term %d (the term never advanced)", lo)
+	case lo >= 0:
+		terms = fmt.Sprintf("terms %d to %d", lo, hi)
+	}
+	window := last.At.Sub(first.At)
+	subj := rules.Subject{System: "yb", Tablet: t.Tablet}
+	if len(names) == 1 {
+		subj.Peer = names[0]
+	}
+	p.add(rules.Finding{
+		Rule: ElectionStorm, Severity: rules.Warning, Origin: rules.Derived, Subject: subj,
+		Message: fmt.Sprintf("%d election attempts by %d peer(s) in %.3f s (%s to %s), %s, %d leader(s) elected and none lasted",
+			len(run), len(names), window.Seconds(), first.At.UTC().Format("15:04:05.000000"), last.At.UTC().Format("15:04:05.000000"), terms, leaders),
+		Evidence: ev,
+		Facts: map[string]string{
+			"attempts": fmt.Sprint(len(run)), "window_s": fmt.Sprintf("%.3f", window.Seconds()),
+			"first": first.At.UTC().Format(time.RFC3339Nano), "last": last.At.UTC().Format(time.RFC3339Nano),
+			"min_term": fmt.Sprint(lo), "max_term": fmt.Sprint(hi), "peers": strings.Join(names, ","),
+			"leaders_elected": fmt.Sprint(leaders),
+		},
+		State: t.Lines(first.Peer),
+	}, nil)
+}
+
+func shortID(s string) string {
+	if len(s) > 8 {
+		return s[:8]
+	}
+	return s
+}
+
+func orUnknownID(s string) string {
+	if s == "" {
+		return "(unnamed holder)"
+	}
+	return s
+}

@@ -1,0 +1,192 @@
+package ybstate
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+)
+
+// maxLeaseLines bounds the lease lines a finding's state shows.
+const maxLeaseLines = 4
+
+// Lines describes peer's Raft view of tablet t as "name: value" lines, in
+// a fixed order, for a finding's state: its term and role, what it leads,
+// who led its term and the one before, its real votes there, and the
+// latest lease expiries any peer printed.
+func (t *TabletRaft) Lines(peer string) []string {
+	p := t.peers[peer]
+	if p == nil {
+		return []string{"raft: nothing logged for this peer yet"}
+	}
+	out := []string{}
+	term := "unknown"
+	if p.Term >= 0 {
+		term = fmt.Sprint(p.Term)
+	}
+	if p.High >= 0 && p.High != p.Term {
+		term += fmt.Sprintf(" (highest %d at %s)", p.High, p.HighFrom.Pos)
+	}
+	out = append(out, "raft term: "+term)
+	if p.Role != "" {
+		out = append(out, "raft role: "+p.Role)
+	}
+	if p.Leading >= 0 {
+		out = append(out, fmt.Sprintf("leads term: %d", p.Leading))
+	} else if p.LastLed >= 0 {
+		out = append(out, fmt.Sprintf("last led term: %d", p.LastLed))
+	}
+	if p.Term >= 0 {
+		for _, term := range []int64{p.Term - 1, p.Term} {
+			if term < 0 {
+				continue
+			}
+			if ls := t.leaders[term]; len(ls) > 0 {
+				out = append(out, fmt.Sprintf("leader of term %d: %s", term, leadersText(ls)))
+			}
+			if vs := t.votes[term][peer]; len(vs) > 0 {
+				var cs []string
+				for _, v := range vs {
+					cs = append(cs, fmt.Sprintf("%s (%s)", v.Candidate, v.From.Pos))
+				}
+				out = append(out, fmt.Sprintf("voted in term %d for: %s", term, strings.Join(cs, ", ")))
+			}
+		}
+	}
+	start := len(t.Leases) - maxLeaseLines
+	if start < 0 {
+		start = 0
+	}
+	for _, l := range t.Leases[start:] {
+		out = append(out, "known "+l.String())
+	}
+	return out
+}
+
+func leadersText(ls []*Leadership) string {
+	var ps []string
+	for _, l := range ls {
+		s := fmt.Sprintf("%s (%s", l.Peer, l.Since.Pos)
+		if l.Ended {
+			s += ", until " + l.EndFrom.Pos.String()
+		}
+		ps = append(ps, s+")")
+	}
+	return strings.Join(ps, ", ")
+}
+
+// Lines describes peer's Raft view of tablet, or nil when none was logged.
+func (r *Raft) Lines(tablet, peer string) []string {
+	t := r.tablets[tablet]
+	if t == nil || t.peers[peer] == nil {
+		return nil
+	}
+	return t.Lines(peer)
+}
+
+// Timeline writes tablet's replayed Raft history as tables, for `logsleuth
+// state --tablet T`: every term, leader, vote, lease and revocation row in
+// timeline order with the source:line it came from, then a summary per
+// term. dump holds the ht leases MVCC dumps showed (State.Leases), which
+// Raft lines alone do not. Log text in it is the caller's to sanitise.
+func (r *Raft) Timeline(w io.Writer, tablet string, dump []*Lease) {
+	t := r.tablets[tablet]
+	if t == nil && len(dump) == 0 {
+		fmt.Fprintf(w, "tablet %s: no Raft lines\n", tablet)
+		return
+	}
+	fmt.Fprintf(w, "tablet %s\n", tablet)
+	if t == nil {
+		t = &TabletRaft{Tablet: tablet, peers: map[string]*PeerRaft{}, leaders: map[int64][]*Leadership{}, votes: map[int64]map[string][]VoteRec{}}
+	}
+	if peers := t.Peers(); len(peers) > 0 {
+		fmt.Fprintf(w, "peers: %s\n", strings.Join(peers, ", "))
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "TIME\tPEER\tTERM\tEVENT\tDETAIL\tSOURCE")
+	for _, row := range t.Rows {
+		when := "-"
+		if row.Timed {
+			when = stamp(row.At)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", when, short(row.Peer), termText(row.Term), row.What, row.Detail, row.From.Pos)
+	}
+	tw.Flush()
+
+	terms := t.Terms()
+	voted := map[int64]bool{}
+	for term := range t.votes {
+		voted[term] = true
+		if len(t.leaders[term]) == 0 {
+			terms = append(terms, term)
+		}
+	}
+	sort.Slice(terms, func(i, j int) bool { return terms[i] < terms[j] })
+	if len(terms) > 0 {
+		fmt.Fprintln(w)
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "TERM\tLEADER(S)\tREAL VOTES (voter -> candidate)")
+		for _, term := range terms {
+			var vs []string
+			for _, v := range t.Votes(term) {
+				vs = append(vs, fmt.Sprintf("%s->%s (%s)", short(v.Voter), short(v.Candidate), v.From.Pos))
+			}
+			fmt.Fprintf(tw, "%d\t%s\t%s\n", term, orDash(leadersText(t.leaders[term])), orDash(strings.Join(vs, ", ")))
+		}
+		tw.Flush()
+	}
+	if len(t.Leases) > 0 || len(dump) > 0 {
+		fmt.Fprintln(w)
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "LEASE\tHOLDER\tTERM\tEND\tSEEN BY\tSOURCE")
+		for _, l := range t.Leases {
+			end := l.Expiry.String()
+			if l.Kind == WallLeaseKind {
+				end = stamp(l.Until) + " (wall)"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s (%s)\t%s\n", l.Kind, short(l.Holder), termText(l.Term), end, short(l.Seen), l.How, l.From.Pos)
+		}
+		for _, l := range dump {
+			fmt.Fprintf(tw, "ht lease\t%s\t%s\t%s\t%s (mvcc dump)\t%s\n", short(l.Holder), termText(l.Term), l.Expiry, short(l.Holder), l.From.Pos)
+		}
+		tw.Flush()
+	}
+	if len(t.Revocations) > 0 {
+		fmt.Fprintln(w)
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "REVOKED AT\tBY\tTERM\tHOLDER\tHOLDER TERM\tCLEARED\tSOURCE")
+		for _, rv := range t.Revocations {
+			when := "-"
+			if rv.Timed {
+				when = stamp(rv.At)
+			}
+			cleared := "ht lease to " + rv.Expiry.String()
+			if rv.Kind == WallLeaseKind {
+				cleared = "lease with " + rv.Remaining.String() + " left"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", when, short(rv.By), termText(rv.ByTerm), short(rv.Holder), termText(rv.HolderTerm), cleared, rv.From.Pos)
+		}
+		tw.Flush()
+	}
+}
+
+// short is the first 8 characters of a uuid, as YugabyteDB tools print
+// peers; the header lists them in full.
+func short(id string) string {
+	if id == "" {
+		return "?"
+	}
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

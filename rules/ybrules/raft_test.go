@@ -1,0 +1,146 @@
+package ybrules_test
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/cockroachdb/datadriven"
+
+	"github.com/logsleuth/logsleuth/parse"
+	"github.com/logsleuth/logsleuth/parse/yb"
+	"github.com/logsleuth/logsleuth/replay"
+	"github.com/logsleuth/logsleuth/rules"
+	"github.com/logsleuth/logsleuth/rules/ybrules"
+)
+
+const raftData = "../../testdata/yb/raft"
+
+// readDir reads the peer logs of one scenario directory, keyed by file
+// name.
+func readDir(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join(raftData, dir, "*.log"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no logs in %s: %v", dir, err)
+	}
+	out := map[string]string{}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[filepath.Base(p)] = string(b)
+	}
+	return out
+}
+
+func analyzeLogs(t testing.TB, logs map[string]string) []rules.Finding {
+	in := map[string]io.Reader{}
+	for n, s := range logs {
+		in[n] = strings.NewReader(s)
+	}
+	return analyze(t, in)
+}
+
+// replayLogs feeds the merged logs to a pack and returns it, for its state.
+func replayLogs(t testing.TB, logs map[string]string) *ybrules.Pack {
+	names := make([]string, 0, len(logs))
+	for n := range logs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var streams [][]parse.Event
+	for _, n := range names {
+		res, err := parse.Scan(strings.NewReader(logs[n]), n, []parse.System{yb.System}, parse.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		streams = append(streams, res.Events)
+	}
+	p := ybrules.New()
+	for _, e := range replay.Merge(streams) {
+		p.Observe(e)
+	}
+	p.Finish()
+	return p
+}
+
+// TestRaftScenarios runs testdata/yb/raft/scenarios.txt: each case names
+// a directory holding one log per peer and gives the findings the merged
+// logs must yield. Regenerate with -rewrite and review the diff.
+func TestRaftScenarios(t *testing.T) {
+	datadriven.RunTest(t, filepath.Join(raftData, "scenarios.txt"), func(t *testing.T, td *datadriven.TestData) string {
+		var dir string
+		td.ScanArgs(t, "dir", &dir)
+		switch td.Cmd {
+		case "analyze":
+			return summarize(analyzeLogs(t, readDir(t, dir)))
+		case "timeline":
+			var tablet string
+			td.ScanArgs(t, "tablet", &tablet)
+			p := replayLogs(t, readDir(t, dir))
+			var b strings.Builder
+			p.Raft().Timeline(&b, tablet, p.State().Leases(tablet))
+			return b.String()
+		}
+		t.Fatalf("unknown command %q", td.Cmd)
+		return ""
+	})
+}
+
+// The same peer logs under names that sort the other way round must give
+// the same findings: the merge breaks ties between sources by name, and
+// no rule may depend on that.
+func TestRaftOrderIndependence(t *testing.T) {
+	dirs, _ := filepath.Glob(filepath.Join(raftData, "*", "*.log"))
+	seen := map[string]bool{}
+	for _, p := range dirs {
+		dir := filepath.Base(filepath.Dir(p))
+		if seen[dir] {
+			continue
+		}
+		seen[dir] = true
+		t.Run(dir, func(t *testing.T) {
+			logs := readDir(t, dir)
+			names := make([]string, 0, len(logs))
+			for n := range logs {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			renamed := map[string]string{}
+			back := map[string]string{}
+			for i, n := range names {
+				r := string(rune('z'-i)) + "-" + n
+				renamed[r] = logs[n]
+				back[r] = n
+			}
+			want := summarize(analyzeLogs(t, logs))
+			got := summarize(analyzeLogs(t, renamed))
+			for r, n := range back {
+				got = strings.ReplaceAll(got, r+":", n+":")
+			}
+			// Findings sort by source name, so compare them as a set.
+			if got, want = blocks(got), blocks(want); got != want {
+				t.Errorf("renaming the sources changed the findings:\n%s\nvs\n%s", want, got)
+			}
+		})
+	}
+}
+
+// blocks sorts the findings of a summary (a line and its indented lines).
+func blocks(s string) string {
+	var bs []string
+	for _, l := range strings.SplitAfter(s, "\n") {
+		if len(bs) == 0 || (l != "" && !strings.HasPrefix(l, " ")) {
+			bs = append(bs, l)
+		} else {
+			bs[len(bs)-1] += l
+		}
+	}
+	sort.Strings(bs)
+	return strings.Join(bs, "")
+}
