@@ -51,4 +51,3 @@ func raftOf(p *Pack) *raftState {
 // Raft is the merged Raft view the pack replayed, for `logsleuth state
 // --tablet T`.
 func (p *Pack) Raft() *ybstate.Raft { return raftOf(p).raft }
-
