@@ -398,14 +398,19 @@ func (c *Configs) Apply(e parse.Event) {
 		if idx < 0 && ev.HasOp {
 			idx = ev.Op.Index
 		}
-		if !t.Committed.Known || idx > t.Committed.Index {
-			t.Committed = CommittedConfig{Known: true, Index: idx, Peers: ev.New.Peers, PeersKnown: !ev.New.Cut, From: fromEvent(ev)}
+		if t.Committed.Known && idx <= t.Committed.Index {
+			// Another replica printing a commit already folded in (every
+			// replica logs each commit), or a lagging one catching up: it
+			// says nothing new and must not end a newer pending change.
+			return
 		}
-		// Only one change is pending at a time: a commit ends it.
+		t.Committed = CommittedConfig{Known: true, Index: idx, Peers: ev.New.Peers, PeersKnown: !ev.New.Cut, From: fromEvent(ev)}
+		// Only one change is pending at a time: a new commit ends it.
 		t.Pending = nil
+		// A member again may be noted again when it is next removed.
 		for _, r := range t.replicas {
-			if m, known := t.Committed.Member(r.Peer); m || known {
-				r.LagNoted = r.LagNoted && !m
+			if m, _ := t.Committed.Member(r.Peer); m {
+				r.LagNoted = false
 			}
 		}
 	case *yb.ConfigAbort:
