@@ -68,18 +68,15 @@ var keywords = [][]byte{
 	[]byte("Bad ht lease"),
 }
 
+// phrases matches every reader's keywords; it is built in init, after
+// the package-level keyword lists of all files are set.
+var phrases *matcher
+
+func init() { phrases = newMatcher(keywords, raftKeywords, configKeywords) }
+
 // interesting is the cheap byte test: does msg hold a phrase any reader
 // of this package wants?
-func interesting(msg []byte) bool {
-	for _, list := range [][][]byte{keywords, raftKeywords, configKeywords} {
-		for _, k := range list {
-			if bytes.Contains(msg, k) {
-				return true
-			}
-		}
-	}
-	return false
-}
+func interesting(msg []byte) bool { return phrases.match(msg) }
 
 // fresh reads a line outside any block.
 func (d *decoder) fresh(l parse.Line, env *envelope, out *parse.Sink) bool {
