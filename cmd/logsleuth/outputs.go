@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/logsleuth/logsleuth/render"
@@ -64,17 +65,24 @@ func parseOutputs(format string, formatSet bool, specs []string) ([]output, erro
 	return outs, nil
 }
 
-// create opens the report files before any input is read, so a bad path
+// createOutputs opens the report files before any input is read, so a bad path
 // fails at once rather than after a long analysis.
 func createOutputs(outs []output) error {
 	for i := range outs {
 		if outs[i].path == "-" {
 			continue
 		}
+		// CI jobs often name a reports/ directory that does not exist yet.
+		if dir := filepath.Dir(outs[i].path); dir != "." {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				closeOutputs(outs)
+				return usagef("-o: %v", cleanErr(dir, err))
+			}
+		}
 		f, err := os.Create(outs[i].path)
 		if err != nil {
 			closeOutputs(outs)
-			return usagef("-o %s: %v", outs[i].path, cleanErr(outs[i].path, err))
+			return usagef("-o: %v", cleanErr(outs[i].path, err))
 		}
 		outs[i].file = f
 	}

@@ -323,14 +323,17 @@ func (r *Raft) Apply(e yb.Event) Step {
 		// a later line may prove it early.
 		before()
 	}
-	// The term a line shows the peer in: the prefix, or the term an
-	// explicit advance names.
-	seen := rep.Term
-	if rc, ok := e.(*yb.RoleChange); ok && rc.What == yb.AdvanceTerm && rc.Term > seen {
-		seen = rc.Term
+	// The terms a line shows the peer in: its prefix (the term it was in
+	// when it printed the line), then the term an explicit advance names.
+	adv := int64(-1)
+	if rc, ok := e.(*yb.RoleChange); ok && rc.What == yb.AdvanceTerm {
+		adv = rc.Term
 	}
-	if seen >= 0 {
-		if p.High >= 0 && seen < p.High {
+	for _, seen := range []int64{rep.Term, adv} {
+		if seen < 0 {
+			continue
+		}
+		if p.High >= 0 && seen < p.High && !st.TermBack {
 			before()
 			st.TermBack, st.Term, st.High, st.HighFrom = true, seen, p.High, p.HighFrom
 		}
@@ -338,7 +341,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 			p.High, p.HighFrom = seen, from
 		}
 		if seen != p.Term {
-			if p.Term >= 0 || rep.Term < 0 {
+			if p.Term >= 0 || rep.Term < 0 || seen == adv {
 				t.row(at, timed, p.Peer, seen, "term", fmt.Sprintf("term %d", seen), from)
 			}
 			p.Term = seen

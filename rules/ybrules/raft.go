@@ -372,9 +372,9 @@ func (p *Pack) storm(t *ybstate.TabletRaft, run []ybstate.Attempt) {
 	terms := "unknown"
 	switch {
 	case lo >= 0 && lo == hi:
-		terms = fmt.Sprintf("all in term %d (the term never advanced)", lo)
+		terms = fmt.Sprintf("all started in term %d (the term never advanced)", lo)
 	case lo >= 0:
-		terms = fmt.Sprintf("terms %d to %d", lo, hi)
+		terms = fmt.Sprintf("started in terms %d to %d", lo, hi)
 	}
 	window := last.At.Sub(first.At)
 	subj := rules.Subject{System: "yb", Tablet: t.Tablet}
