@@ -45,8 +45,18 @@ type TabletRaft struct {
 	Revocations []Revocation
 	// Attempts are election attempts, one per peer burst of start lines.
 	Attempts []Attempt
+	// NoOps are the NO_OPs leaders sent, by op id: the first write of a
+	// term, which an old leader receiving it checks against its lease.
+	NoOps map[string]NoOpRec
 	// Rows is the readable timeline, in timeline order.
 	Rows []Row
+}
+
+// NoOpRec is a leader's NO_OP.
+type NoOpRec struct {
+	Leader string
+	Op     ybval.OpID
+	From   From
 }
 
 // PeerRaft is one peer's Raft view of itself.
@@ -235,7 +245,7 @@ func (r *Raft) Tablets() []string {
 func (r *Raft) tablet(t string) *TabletRaft {
 	tr := r.tablets[t]
 	if tr == nil {
-		tr = &TabletRaft{Tablet: t, peers: map[string]*PeerRaft{}, leaders: map[int64][]*Leadership{}, votes: map[int64]map[string][]VoteRec{}}
+		tr = &TabletRaft{Tablet: t, peers: map[string]*PeerRaft{}, leaders: map[int64][]*Leadership{}, votes: map[int64]map[string][]VoteRec{}, NoOps: map[string]NoOpRec{}}
 		r.tablets[t] = tr
 	}
 	return tr
@@ -459,6 +469,9 @@ func (r *Raft) Apply(e yb.Event) Step {
 		}
 	case *yb.NoOp:
 		r.claim(t, p, ev.Op.Term, at, timed, from, &st, before)
+		if _, ok := t.NoOps[ev.Op.String()]; !ok {
+			t.NoOps[ev.Op.String()] = NoOpRec{Leader: p.Peer, Op: ev.Op, From: from}
+		}
 		t.row(at, timed, p.Peer, ev.Op.Term, "no-op", fmt.Sprintf("NO_OP at %s", ev.Op), from)
 	case *yb.Transfer:
 		detail := string(ev.What)
@@ -473,7 +486,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 		if ev.HT {
 			rv.Kind, rv.Expiry = HTLeaseKind, ev.Expiry
 			f.Kind, f.Expiry = HTLeaseKind, ev.Expiry
-			t.row(at, timed, p.Peer, p.Term, "revoke", fmt.Sprintf("revokes %s's ht lease to %s", orUnknown(ev.Holder), ev.Expiry), from)
+			t.row(at, timed, p.Peer, p.Term, "revoke", fmt.Sprintf("revokes %s's ht lease to %s", orUnknown(ev.Holder), htText(ev.Expiry)), from)
 		} else {
 			rv.Kind, rv.Remaining = WallLeaseKind, ev.Remaining
 			f.Kind, f.Until = WallLeaseKind, at.Add(time.Duration(ev.Remaining.Millis)*time.Millisecond)
@@ -492,11 +505,11 @@ func (r *Raft) Apply(e yb.Event) Step {
 		f := LeaseFact{Holder: p.Peer, Term: term, Seen: p.Peer, How: "reset by holder", From: from}
 		if ev.HT {
 			f.Kind, f.Expiry = HTLeaseKind, ev.Expiry
-			t.row(at, timed, p.Peer, p.Term, "lease reset", fmt.Sprintf("drops its ht lease to %s (term %s)", ev.Expiry, termText(term)), from)
+			t.row(at, timed, p.Peer, p.Term, "lease reset", fmt.Sprintf("drops its term-%s ht lease to %s", termText(term), htText(ev.Expiry)), from)
 		} else {
 			// Reset our lease prints now minus the expiry.
 			f.Kind, f.Until = WallLeaseKind, at.Add(-time.Duration(ev.Since.Millis)*time.Millisecond)
-			t.row(at, timed, p.Peer, p.Term, "lease reset", fmt.Sprintf("drops its lease (%s past its end)", ev.Since), from)
+			t.row(at, timed, p.Peer, p.Term, "lease reset", fmt.Sprintf("drops its lease, which ran to %s", clock(f.Until)), from)
 		}
 		if timed && usable(ev.HT, ev.Expiry, ev.Since) {
 			t.Leases = append(t.Leases, f)
@@ -652,6 +665,18 @@ func orUnknown(s string) string {
 	}
 	return s
 }
+
+// htText prints a hybrid time with its physical part as a UTC clock time,
+// so it can be read against the log's wall times.
+func htText(h ybval.HybridTime) string {
+	if h.Special != ybval.Normal || h.Physical == 0 {
+		return h.String()
+	}
+	return fmt.Sprintf("%s (%s UTC)", h, clock(time.UnixMicro(int64(h.Physical))))
+}
+
+// clock prints the time of day of t in UTC, to the microsecond.
+func clock(t time.Time) string { return t.UTC().Format("15:04:05.000000") }
 
 // stamp prints a wall time the way glog does, with the date.
 func stamp(t time.Time) string {

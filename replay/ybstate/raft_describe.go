@@ -142,14 +142,14 @@ func (r *Raft) Timeline(w io.Writer, tablet string, dump []*Lease) {
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "LEASE\tHOLDER\tTERM\tEND\tSEEN BY\tSOURCE")
 		for _, l := range t.Leases {
-			end := l.Expiry.String()
+			end := htText(l.Expiry)
 			if l.Kind == WallLeaseKind {
-				end = stamp(l.Until) + " (wall)"
+				end = clock(l.Until) + " (wall clock)"
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s (%s)\t%s\n", l.Kind, short(l.Holder), termText(l.Term), end, short(l.Seen), l.How, l.From.Pos)
 		}
 		for _, l := range dump {
-			fmt.Fprintf(tw, "ht lease\t%s\t%s\t%s\t%s (mvcc dump)\t%s\n", short(l.Holder), termText(l.Term), l.Expiry, short(l.Holder), l.From.Pos)
+			fmt.Fprintf(tw, "ht lease\t%s\t%s\t%s\t%s (mvcc dump)\t%s\n", short(l.Holder), termText(l.Term), htText(l.Expiry), short(l.Holder), l.From.Pos)
 		}
 		tw.Flush()
 	}
@@ -162,7 +162,7 @@ func (r *Raft) Timeline(w io.Writer, tablet string, dump []*Lease) {
 			if rv.Timed {
 				when = stamp(rv.At)
 			}
-			cleared := "ht lease to " + rv.Expiry.String()
+			cleared := "ht lease to " + htText(rv.Expiry)
 			if rv.Kind == WallLeaseKind {
 				cleared = "lease with " + rv.Remaining.String() + " left"
 			}

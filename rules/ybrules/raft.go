@@ -168,6 +168,27 @@ func (p *Pack) finishRaft() {
 		p.earlyRevocations(rs, t)
 		p.storms(t)
 		p.writeOverlaps(rs, t)
+		p.noteNoOps(t)
+	}
+}
+
+// noteNoOps completes the lease-overlap findings whose op is a leader's
+// NO_OP with that leader's line: the op an old leader refused under its
+// lease is often the new leader's first, sent from another host.
+func (p *Pack) noteNoOps(t *ybstate.TabletRaft) {
+	for i := range p.findings {
+		f := &p.findings[i]
+		if f.Rule != LeaseOverlap || f.Subject.Tablet != t.Tablet || f.Facts["noop_leader"] != "" {
+			continue
+		}
+		n, ok := t.NoOps[f.Facts["op_id"]]
+		if !ok {
+			continue
+		}
+		f.Facts["noop_leader"] = n.Leader
+		f.Facts["noop_line"] = n.From.Pos.String()
+		f.Message += fmt.Sprintf("; op %s is the NO_OP the term-%d leader %s sent (%s)", n.Op, n.Op.Term, n.Leader, n.From.Pos)
+		f.Evidence = appendNew(f.Evidence, cite(n.From))
 	}
 }
 

@@ -108,8 +108,8 @@ func (p *Pack) writeOverlaps(rs *raftState, t *ybstate.TabletRaft) {
 		p.add(rules.Finding{
 			Rule: LeaseOverlap, Severity: rules.Error, Origin: rules.Derived,
 			Subject: rules.Subject{System: "yb", Tablet: w.tablet, Peer: w.peer},
-			Message: fmt.Sprintf("%s falls inside the ht lease the term-%d leader %s held until %s (%d us before its end; %s by %s at %s)",
-				what, hit.Term, hit.Holder, hit.Expiry, -w.ht.PhysicalDiff(hit.Expiry), hit.How, hit.Seen, hit.From.Pos),
+			Message: fmt.Sprintf("%s falls inside the ht lease the term-%d leader %s held until %s (%d us before its end, as the log of %s shows at %s)",
+				what, hit.Term, hit.Holder, hit.Expiry, -w.ht.PhysicalDiff(hit.Expiry), hit.Seen, hit.From.Pos),
 			Evidence: ev,
 			Facts:    facts,
 			State:    t.Lines(w.peer),
