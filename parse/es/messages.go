@@ -249,7 +249,8 @@ func message(m parse.Meta, w Where, recoverTo, msg string, th Thrown) (parse.Eve
 		}
 		return &SeqNoStats{Meta: m, Where: w, State: &s}, ""
 	case strings.HasPrefix(msg, "primary-replica resync completed with "):
-		n, err := strconv.ParseInt(strings.Fields(strings.TrimPrefix(msg, "primary-replica resync completed with "))[0], 10, 64)
+		count, _, _ := strings.Cut(strings.TrimPrefix(msg, "primary-replica resync completed with "), " ")
+		n, err := strconv.ParseInt(count, 10, 64)
 		if err != nil {
 			return nil, msgErr("resync: operation count is not a number")
 		}

@@ -328,7 +328,7 @@ func (p *Pack) recoverySource(ev *es.RecoverySource) {
 // ops are judged: without TRACE lines absence proves nothing.
 func (p *Pack) checkRange(e parse.Event, c *esstate.Copy) {
 	r := c.Recovery()
-	if r == nil || r.Phase2.Line == 0 || len(r.Received) == 0 || r.ReqFrom == esstate.Unknown || r.ReqTo < r.ReqFrom || r.ReqTo-r.ReqFrom > maxRange {
+	if r == nil || r.Phase2.Line == 0 || len(r.Received) == 0 || r.ReqFrom < 0 || r.ReqTo < r.ReqFrom || r.ReqTo-r.ReqFrom > maxRange {
 		return
 	}
 	jk := judgedKey{OpsRange, r.Phase2}
@@ -337,7 +337,8 @@ func (p *Pack) checkRange(e parse.Event, c *esstate.Copy) {
 	}
 	p.judged[jk] = true
 	var missing []int64
-	for q := r.ReqFrom; q <= r.ReqTo; q++ {
+	for i := range r.ReqTo - r.ReqFrom + 1 {
+		q := r.ReqFrom + i
 		if _, ok := r.Received[q]; ok {
 			continue
 		}
