@@ -255,6 +255,12 @@ func message(m parse.Meta, w Where, recoverTo, msg string, th Thrown) (parse.Eve
 			return nil, msgErr("resync: operation count is not a number")
 		}
 		return &Resync{Meta: m, Where: w, Done: true, Ops: n}, ""
+	case strings.HasPrefix(msg, "sending batch of ["):
+		n, _, err := numAfter(msg, "batch of")
+		if err != nil {
+			return nil, msgErr("resync batch: " + err.Error())
+		}
+		return &Resync{Meta: m, Where: w, Ops: n}, ""
 	case strings.HasPrefix(msg, "resync completed"):
 		return &Resync{Meta: m, Where: w, Done: true, Ops: -1}, ""
 	case strings.HasPrefix(msg, "start disrupting (") || strings.HasPrefix(msg, "stop disrupting ("):

@@ -22,26 +22,24 @@ func (p *Pack) opConflict(ev *es.Op) {
 		return
 	}
 	prev, ok := c.Ops[ev.SeqNo]
-	if !ok || prev.Estimated {
+	if !ok || prev.Estimated || prev.Doc == ev.DocID {
 		return
 	}
-	doc := prev.Doc != ev.DocID
-	term := ev.Term >= 0 && prev.TermPrinted && prev.Term != ev.Term
-	if !doc && !term {
+	// One primary term assigns a seq# once. Under a newer term the slot
+	// may legally be reused after a rollback or resync this log may not
+	// show, so only a rebinding within one term is a conflict.
+	newTerm := ev.Term
+	if newTerm < 0 {
+		newTerm = p.st.Shards[id].Term
+	}
+	if prev.Term != newTerm {
 		return
 	}
 	facts := map[string]string{"seq_no": fmt.Sprint(ev.SeqNo), "prev_doc": prev.Doc, "new_doc": ev.DocID}
-	newTerm := "?"
-	if ev.Term >= 0 {
-		newTerm = fmt.Sprint(ev.Term)
-		facts["new_term"] = newTerm
-	}
-	if prev.TermPrinted {
-		facts["prev_term"] = fmt.Sprint(prev.Term)
-	}
+	facts["term"] = fmt.Sprint(newTerm)
 	p.add(SeqNoConflict, rules.Derived, copySubject(c),
-		fmt.Sprintf("%s %s applied seq# %d as doc %s (term %s) after already holding it as %s, with no reset or recovery between",
-			c.Node, id, ev.SeqNo, ev.DocID, newTerm, prev.String()),
+		fmt.Sprintf("%s %s applied seq# %d as doc %s under term %d after already holding it as doc %s from the same term, with no reset or recovery between",
+			c.Node, id, ev.SeqNo, ev.DocID, newTerm, prev.Doc),
 		[]rules.Evidence{rules.Cite(ev), cite(prev.At)}, facts, c.Lines())
 }
 
