@@ -24,6 +24,7 @@ const (
 	mdStateOpen      = 12   // state lines shown unfolded
 	mdFindingsOpen   = 10   // findings whose sections are unfolded
 	mdMaxEvidenceLen = 1000 // bytes of one evidence line kept
+	mdMaxDiagnostics = 50   // diagnostics listed
 )
 
 // Markdown writes the report for a GitHub or Jira ticket: a summary table,
@@ -51,6 +52,23 @@ func Markdown(w io.Writer, r *Report, opt MarkdownOptions) error {
 		for _, u := range r.Stats.Unreadable {
 			fmt.Fprintf(&b, "- %s\n", mdText(u))
 		}
+	}
+	if n := len(r.Stats.Diagnostics); n > 0 {
+		// Lines a parser claimed but could not read: a reader of the
+		// ticket should know the verdict rests on a partial read.
+		fmt.Fprintf(&b, "\n<details><summary>%s: lines a parser could not read in full</summary>\n\n", htmlText(plural(n, "diagnostic")))
+		for i, d := range r.Stats.Diagnostics {
+			if i == mdMaxDiagnostics {
+				fmt.Fprintf(&b, "- ... and %d more (see the JSON report)\n", n-i)
+				break
+			}
+			where := d.Pos.Source
+			if d.Pos.Line > 0 {
+				where = d.Pos.String()
+			}
+			fmt.Fprintf(&b, "- %s %s\n", mdCode(where, false), mdText(d.Message))
+		}
+		b.WriteString("\n</details>\n")
 	}
 	if len(r.Findings) == 0 {
 		b.WriteString("\nNo broken invariant found.\n")

@@ -149,6 +149,20 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
+// TestPartialRead: unreadable inputs and diagnostics reach every format.
+func TestPartialRead(t *testing.T) {
+	r := sampleReport()
+	r.Findings = r.Findings[:1]
+	r.Stats.Unreadable = []string{"gone.log: no such file or directory"}
+	r.Stats.Diagnostics = []parse.Diagnostic{
+		{Pos: parse.Pos{Source: "logs/tserver.log", Line: 26}, Message: "MVCC dump entry 20 is cut short; dropped"},
+		{Pos: parse.Pos{Source: "logs/evil.log"}, Message: "1 line(s) hold <binary> data \x1b[2J"},
+	}
+	for name, got := range renderAll(t, r) {
+		golden(t, "partial-"+name, got)
+	}
+}
+
 func TestEmptyReport(t *testing.T) {
 	r := &Report{}
 	for name, got := range renderAll(t, r) {

@@ -34,9 +34,22 @@ type (
 		Runs    []sarifRun `json:"runs"`
 	}
 	sarifRun struct {
-		Tool       sarifTool     `json:"tool"`
-		Results    []sarifResult `json:"results"`
-		ColumnKind string        `json:"columnKind"`
+		Tool        sarifTool         `json:"tool"`
+		Invocations []sarifInvocation `json:"invocations"`
+		Results     []sarifResult     `json:"results"`
+		ColumnKind  string            `json:"columnKind"`
+	}
+	// sarifInvocation says whether every input was read, and carries
+	// unreadable inputs and parser diagnostics as notifications. It holds
+	// no times or command line, so the log stays byte-identical.
+	sarifInvocation struct {
+		ExecutionSuccessful bool                `json:"executionSuccessful"`
+		Notifications       []sarifNotification `json:"toolExecutionNotifications,omitempty"`
+	}
+	sarifNotification struct {
+		Level     string          `json:"level"`
+		Message   sarifText       `json:"message"`
+		Locations []sarifLocation `json:"locations,omitempty"`
 	}
 	sarifTool struct {
 		Driver sarifDriver `json:"driver"`
@@ -122,8 +135,9 @@ func SARIF(w io.Writer, r *Report, opt SARIFOptions) error {
 			InformationURI: "https://github.com/logsleuth/logsleuth",
 			Rules:          []sarifRule{},
 		}},
-		Results:    []sarifResult{},
-		ColumnKind: "unicodeCodePoints",
+		Invocations: []sarifInvocation{sarifInvocationOf(r, opt)},
+		Results:     []sarifResult{},
+		ColumnKind:  "unicodeCodePoints",
 	}
 	index := map[string]int{}
 	addRule := func(rule rules.Rule) {
@@ -183,6 +197,29 @@ func SARIF(w io.Writer, r *Report, opt SARIFOptions) error {
 	}
 	log := sarifLog{Schema: sarifSchema, Version: "2.1.0", Runs: []sarifRun{run}}
 	return writeJSON(w, &log)
+}
+
+// maxSARIFDiagnostics bounds the diagnostics carried as notifications;
+// all of them are in the JSON report's stats.
+const maxSARIFDiagnostics = 100
+
+func sarifInvocationOf(r *Report, opt SARIFOptions) sarifInvocation {
+	inv := sarifInvocation{ExecutionSuccessful: len(r.Stats.Unreadable) == 0}
+	for _, u := range r.Stats.Unreadable {
+		inv.Notifications = append(inv.Notifications, sarifNotification{Level: "error", Message: sarifText{Text: "not read: " + sanitizeInline(u)}})
+	}
+	for i, d := range r.Stats.Diagnostics {
+		if i == maxSARIFDiagnostics {
+			inv.Notifications = append(inv.Notifications, sarifNotification{Level: "note", Message: sarifText{Text: fmt.Sprintf("... and %d more diagnostics (see the JSON report)", len(r.Stats.Diagnostics)-i)}})
+			break
+		}
+		n := sarifNotification{Level: "warning", Message: sarifText{Text: sanitizeInline(d.Message)}}
+		if d.Pos.Source != "" {
+			n.Locations = []sarifLocation{{PhysicalLocation: opt.physical(rules.Evidence{Source: d.Pos.Source, Line: d.Pos.Line})}}
+		}
+		inv.Notifications = append(inv.Notifications, n)
+	}
+	return inv
 }
 
 func sarifRuleOf(rule rules.Rule) sarifRule {

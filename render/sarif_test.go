@@ -9,6 +9,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/logsleuth/logsleuth/parse"
 )
 
 // sarifSchemaFile is the OASIS SARIF 2.1.0 schema (errata 01), vendored
@@ -53,6 +55,30 @@ func TestSARIFValidatesAgainstSchema(t *testing.T) {
 	b.Reset()
 	require.NoError(t, SARIF(&b, &Report{}, SARIFOptions{}))
 	validateSARIF(t, sch, b.Bytes())
+
+	r.Stats.Unreadable = []string{"gone.log: no such file or directory"}
+	r.Stats.Diagnostics = append(r.Stats.Diagnostics, parse.Diagnostic{Pos: parse.Pos{Source: "a.log", Line: 3}, Message: "cut"}, parse.Diagnostic{Pos: parse.Pos{Source: "b.log"}, Message: "binary"})
+	b.Reset()
+	require.NoError(t, SARIF(&b, r, SARIFOptions{Cwd: "/r"}))
+	validateSARIF(t, sch, b.Bytes())
+	var doc struct {
+		Runs []struct {
+			Invocations []struct {
+				ExecutionSuccessful bool `json:"executionSuccessful"`
+				Notifications       []struct {
+					Level   string    `json:"level"`
+					Message sarifText `json:"message"`
+				} `json:"toolExecutionNotifications"`
+			} `json:"invocations"`
+		} `json:"runs"`
+	}
+	require.NoError(t, json.Unmarshal(b.Bytes(), &doc))
+	inv := doc.Runs[0].Invocations[0]
+	assert.False(t, inv.ExecutionSuccessful)
+	require.Len(t, inv.Notifications, 3)
+	assert.Equal(t, "error", inv.Notifications[0].Level)
+	assert.Equal(t, "not read: gone.log: no such file or directory", inv.Notifications[0].Message.Text)
+	assert.Equal(t, "cut", inv.Notifications[1].Message.Text)
 }
 
 // The schema check must be able to fail: a log missing what the schema
