@@ -193,6 +193,15 @@ type NodeRow struct {
 	Node esval.Node
 }
 
+// NodesAdded is a cluster-applier `added {{node},{node}}` line: it names
+// nodes as a nodes: dump does, and may give a known id a new name.
+type NodesAdded struct {
+	parse.Meta
+	Nodes []esval.Node
+}
+
+func (*NodesAdded) Kind() string { return "es.nodes-added" }
+
 // RoutingRow is one shortSummary row of a routing table dump. Version is
 // the `routing_table (version N):` it sits under, -1 when the excerpt cut it.
 // Section is "routing_table", "routing_nodes" or "" when unknown.

@@ -263,6 +263,8 @@ func message(m parse.Meta, w Where, recoverTo, msg string, th Thrown) (parse.Eve
 		return &Resync{Meta: m, Where: w, Ops: n}, ""
 	case strings.HasPrefix(msg, "resync completed"):
 		return &Resync{Meta: m, Where: w, Done: true, Ops: -1}, ""
+	case strings.HasPrefix(msg, "added {{") || strings.Contains(msg, "}, added {{"):
+		return addedNodes(m, msg)
 	case strings.HasPrefix(msg, "start disrupting (") || strings.HasPrefix(msg, "stop disrupting ("):
 		return disruption(m, msg), ""
 	case strings.HasPrefix(msg, "doc [") && strings.Contains(msg, "] indexed via node ["):
@@ -593,4 +595,59 @@ func syncIDDocCount(m parse.Meta, w Where, msg string, th Thrown) (parse.Event, 
 		return nil, msgErr("sync id doc count: counts are not numbers")
 	}
 	return e, ""
+}
+
+// addedNodes reads the node list after `added `.
+func addedNodes(m parse.Meta, msg string) (parse.Event, msgErr) {
+	i := strings.Index(msg, "added {{")
+	list, ok := balanced(msg[i+len("added "):])
+	if !ok {
+		return nil, msgErr("added nodes: cut node list")
+	}
+	e := &NodesAdded{Meta: m}
+	for _, row := range splitNodes(list[1 : len(list)-1]) {
+		n, err := esval.ParseNode(row)
+		if err != nil {
+			return nil, msgErr("added nodes: " + err.Error())
+		}
+		e.Nodes = append(e.Nodes, n)
+	}
+	return e, ""
+}
+
+// balanced returns the `{...}` group at the start of s.
+func balanced(s string) (string, bool) {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				return s[:i+1], true
+			}
+		}
+	}
+	return "", false
+}
+
+// splitNodes splits `{a}{1}...,{b}{2}...` at the commas between nodes.
+func splitNodes(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
 }

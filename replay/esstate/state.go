@@ -340,6 +340,10 @@ func (s *State) Apply(e parse.Event) {
 	switch ev := e.(type) {
 	case *es.NodeRow:
 		s.names[ev.Node.ID] = ev.Node.Name
+	case *es.NodesAdded:
+		for _, n := range ev.Nodes {
+			s.names[n.ID] = n.Name
+		}
 	case *es.RoutingRow:
 		s.routing(ev)
 	case *es.Disruption:

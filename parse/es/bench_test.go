@@ -1,0 +1,37 @@
+package es
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+
+	"github.com/logsleuth/logsleuth/parse"
+)
+
+// benchLog is a realistic TRACE-heavy 6.x/7.x mix: op traces on primary and
+// replica, tracker updates, recovery lines, and unrelated lines that must be
+// rejected cheaply.
+func benchLog(n int) []byte {
+	var b bytes.Buffer
+	for i := range n {
+		fmt.Fprintf(&b, "[2020-06-12T12:29:55,%03d][TRACE][o.e.i.s.IndexShard       ] [es-data-1] [orders][3] index [k%d] seq# [-2] allocation-id [[id=PrimaryAlloc00000000000A]] primaryTerm [3] operationPrimaryTerm [3] origin [PRIMARY]\n", i%1000, i)
+		fmt.Fprintf(&b, "[2020-06-12T12:29:55,%03d][TRACE][o.e.i.s.IndexShard       ] [es-data-2] [orders][3] index [k%d] seq# [%d] allocation-id [[id=ReplicaAlloc0000000000B]] primaryTerm [3] operationPrimaryTerm [3] origin [REPLICA]\n", i%1000, i, i)
+		fmt.Fprintf(&b, "[2020-06-12T12:29:55,%03d][TRACE][o.e.i.s.ReplicationTracker] [es-data-1] [orders][3] updated global checkpoint to [%d]\n", i%1000, i)
+		fmt.Fprintf(&b, "[2020-06-12T12:29:55,%03d][DEBUG][o.e.c.s.ClusterApplierService] [es-data-1] processing [cluster_health (wait_for_events [LANGUID])]: took [0s] no change in cluster_state\n", i%1000)
+		if i%50 == 0 {
+			fmt.Fprintf(&b, "[2020-06-12T12:29:55,%03d][DEBUG][o.e.i.t.Translog         ] [es-data-2] [orders][3] open uncommitted translog checkpoint Checkpoint{offset=%d, numOps=0, generation=2, minSeqNo=-1, maxSeqNo=-1, globalCheckpoint=%d, minTranslogGeneration=1, trimmedAboveSeqNo=-2}\n", i%1000, i*10, i)
+		}
+	}
+	return b.Bytes()
+}
+
+func BenchmarkScan(b *testing.B) {
+	data := benchLog(2000)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := parse.Scan(bytes.NewReader(data), "bench", []parse.System{System}, parse.Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
