@@ -77,7 +77,7 @@ func Text(w io.Writer, r *Report, opt TextOptions) error {
 			sort.Strings(keys)
 			parts := make([]string, len(keys))
 			for i, k := range keys {
-				parts[i] = k + "=" + Sanitize(f.Facts[k])
+				parts[i] = Sanitize(k) + "=" + Sanitize(f.Facts[k])
 			}
 			fmt.Fprintf(&b, "        %s\n", st.dim.Render(strings.Join(parts, " ")))
 		}
