@@ -1,0 +1,249 @@
+package timeline_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/logsleuth/logsleuth/render/timeline"
+)
+
+// The browser tests open each page in headless Chromium: the page is a
+// program, and only a browser shows whether it draws, answers clicks and
+// keeps log text as text. They skip when no Chromium is installed (CI
+// installs the Debian packages chromium and chromium-driver).
+
+// chromium returns the browser binary: $LOGSLEUTH_CHROME, else the first of
+// the usual names on $PATH.
+func chromium(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv("LOGSLEUTH_CHROME"); p != "" {
+		return p
+	}
+	for _, n := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "headless-shell"} {
+		if p, err := exec.LookPath(n); err == nil {
+			return p
+		}
+	}
+	t.Skip("no Chromium binary on $PATH (install the Debian packages chromium and chromium-driver, or set LOGSLEUTH_CHROME): the HTML timeline's browser tests need one")
+	return ""
+}
+
+// artifacts is where pages and screenshots are kept for a human to look
+// at: $LOGSLEUTH_ARTIFACTS when set (CI uploads it), else a temp dir.
+func artifacts(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("LOGSLEUTH_ARTIFACTS")
+	if dir == "" {
+		return t.TempDir()
+	}
+	dir = filepath.Join(dir, "timeline")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// browser is one headless Chromium tab and the console errors it logged.
+type browser struct {
+	ctx  context.Context
+	mu   sync.Mutex
+	errs []string
+}
+
+// newBrowser starts Chromium with the flags it needs as root in a
+// container, a fresh profile, and no network chatter of its own.
+func newBrowser(t *testing.T) *browser {
+	t.Helper()
+	bin := chromium(t)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(bin),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1600, 1000),
+	)
+	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	ctx, tcancel := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(func() { tcancel(); cancel(); acancel() })
+	b := &browser{ctx: ctx}
+	msgs := chromedp.Console(ctx)
+	go func() {
+		for m, err := range msgs {
+			if err != nil {
+				return
+			}
+			if m.Type == chromedp.ConsoleError || m.Type == chromedp.ConsoleException || m.Type == "assert" {
+				b.mu.Lock()
+				b.errs = append(b.errs, fmt.Sprintf("%s: %s (%s:%d)", m.Type, m.Text, m.URL, m.Line))
+				b.mu.Unlock()
+			}
+		}
+	}()
+	return b
+}
+
+func (b *browser) consoleErrors() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]string(nil), b.errs...)
+}
+
+// open loads a page file and waits until the script has drawn.
+func (b *browser) open(t *testing.T, path string) {
+	t.Helper()
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(b.ctx, chromedp.Navigate("file://"+abs)); err != nil {
+		t.Fatalf("open %s: %v", path, err)
+	}
+	ready := `!!(window.__timeline && window.__timeline.ready && document.querySelector('svg.lanes').childNodes.length)`
+	if _, err := chromedp.Run(b.ctx, chromedp.Poll[bool](ready, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		t.Fatalf("open %s: the page did not draw: %v", path, err)
+	}
+}
+
+func eval[T any](t *testing.T, b *browser, js string, opts ...chromedp.EvaluateOption) T {
+	t.Helper()
+	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[T](js, opts...))
+	if err != nil {
+		t.Fatalf("evaluate %s: %v", js, err)
+	}
+	return v
+}
+
+// rect is an element's box in viewport coordinates.
+type rect struct{ X, Y, W, H float64 }
+
+// clickMarker clicks the flag of finding i on the timeline, where a user
+// would: at the centre of its flag, through the mouse, so it fails when
+// something covers the marker.
+func clickMarker(t *testing.T, b *browser, i int) {
+	t.Helper()
+	r := eval[rect](t, b, fmt.Sprintf(`(function(){var c=document.querySelector('.finding-marker[data-finding="%d"] .flag'); if(!c) return null; var r=c.getBoundingClientRect(); return {X:r.x,Y:r.y,W:r.width,H:r.height};})()`, i))
+	if err := chromedp.Do(b.ctx, chromedp.MouseClickXY(r.X+r.W/2, r.Y+r.H/2)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (b *browser) screenshot(t *testing.T, path string) {
+	t.Helper()
+	png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s", path)
+}
+
+// TestBrowserSeeds loads the report of each seed incident, finds a flag
+// for every finding, clicks one and reads its evidence in the details,
+// selects the others from the side list and checks their flags come into
+// view, and requires a console without errors (a CSP violation, an
+// exception in the script) throughout. Each page and a screenshot of it
+// with the first finding open are kept as artifacts.
+func TestBrowserSeeds(t *testing.T) {
+	dir := artifacts(t)
+	b := newBrowser(t)
+	for _, s := range seeds {
+		t.Run(s.name, func(t *testing.T) {
+			events, rep := analyze(t, s.path)
+			if len(rep.Findings) == 0 {
+				t.Fatalf("seed %s has no findings: nothing to test the timeline on", s.name)
+			}
+			m := timeline.Build(events, rep)
+			page := filepath.Join(dir, s.name+".html")
+			var buf bytes.Buffer
+			if err := timeline.WriteModel(&buf, m); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(page, buf.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			b.open(t, page)
+			defer func() {
+				if errs := b.consoleErrors(); len(errs) > 0 {
+					t.Errorf("console errors: %q", errs)
+				}
+			}()
+
+			// Every finding placed on the timeline has its flag drawn in
+			// the initial (fit-all) view.
+			var placed []int
+			for i, f := range m.Findings {
+				if len(f.Locs) > 0 {
+					placed = append(placed, i)
+				}
+			}
+			if len(placed) == 0 {
+				t.Fatalf("no finding of %s is placed on the timeline", s.name)
+			}
+			drawn := eval[[]int](t, b, `Array.from(new Set(Array.from(document.querySelectorAll('.finding-marker')).map(e => +e.getAttribute('data-finding')))).sort((a,b)=>a-b)`)
+			if fmt.Sprint(drawn) != fmt.Sprint(placed) {
+				t.Errorf("finding flags drawn for %v, want %v", drawn, placed)
+			}
+
+			// Click the first flag: the details show that finding, its
+			// first evidence line (source:line and the text as logged).
+			first := placed[0]
+			f := rep.Findings[first]
+			clickMarker(t, b, first)
+			b.screenshot(t, filepath.Join(dir, s.name+".png"))
+			title := eval[string](t, b, `document.querySelector('#detail-body .dtitle').textContent`)
+			if !strings.Contains(title, f.Rule) {
+				t.Errorf("after clicking the flag of %s, details title = %q", f.Rule, title)
+			}
+			ev := eval[[]string](t, b, `Array.from(document.querySelectorAll('#detail-body .evidence li')).map(li => li.textContent)`)
+			if len(ev) != len(f.Evidence) {
+				t.Fatalf("details list %d evidence lines, want %d: %q", len(ev), len(f.Evidence), ev)
+			}
+			for i, e := range f.Evidence {
+				want := fmt.Sprintf("%s:%d%s", e.Source, e.Line, e.Text)
+				if ev[i] != want {
+					t.Errorf("evidence %d = %q, want %q", i, ev[i], want)
+				}
+			}
+			facts := eval[string](t, b, `(document.querySelector('#detail-body table.facts')||{textContent:''}).textContent`)
+			for k, v := range f.Facts {
+				if !strings.Contains(facts, k+v) {
+					t.Errorf("details lack fact %s=%s: %q", k, v, facts)
+				}
+			}
+
+			// Selecting each finding from the side list brings its flag
+			// into view, selected.
+			for _, i := range placed {
+				if err := chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#findings li[data-finding="%d"]`, i)))); err != nil {
+					t.Fatal(err)
+				}
+				ok := eval[bool](t, b, fmt.Sprintf(`new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => {
+					var ms = document.querySelectorAll('.finding-marker.selected[data-finding="%d"]');
+					r(ms.length > 0 && Array.from(ms).every(m => { var b = m.getBoundingClientRect(), p = m.closest('.scroll').getBoundingClientRect(); return b.bottom > p.top && b.top < p.bottom && b.right > p.left && b.left < p.right; }));
+				})))`, i), chromedp.EvalAwaitPromise)
+				if !ok {
+					t.Errorf("selecting finding %d (%s) from the list did not show its flag", i, rep.Findings[i].Rule)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,427 @@
+package timeline
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/logsleuth/logsleuth/parse"
+	"github.com/logsleuth/logsleuth/render"
+	"github.com/logsleuth/logsleuth/rules"
+)
+
+// Order is the wall pane's axis when no event printed a wall time (a
+// pasted excerpt): events are then spaced one second apart in timeline
+// order, and the page labels the axis as event order, not as a clock.
+const Order Axis = "order"
+
+// unknownStart marks a band whose start the logs do not show (a member of
+// the first config seen, already there before it); finish moves it to the
+// start of the axis.
+const unknownStart = math.MinInt64 / 2
+
+// maxEvidence bounds the lines one band cites (a long RBS session, a
+// recovery), so one item cannot grow the page without bound.
+const maxEvidence = 16
+
+type lineKey struct {
+	src  string
+	line int
+}
+
+// place is where an evidence line was drawn, so a finding citing it is
+// drawn there too.
+type place struct {
+	pane int
+	lane *Lane
+	at   int64
+	row  int
+}
+
+// paneB collects one pane's groups and lanes.
+type paneB struct {
+	pane   *Pane
+	groups map[string]*Group
+	lanes  map[string]*Lane
+	lo, hi int64
+	has    bool
+}
+
+func newPaneB(axis Axis, title, note string) *paneB {
+	return &paneB{pane: &Pane{Axis: axis, Title: title, Note: note}, groups: map[string]*Group{}, lanes: map[string]*Lane{}}
+}
+
+// see widens the pane's range to take t.
+func (p *paneB) see(t int64) {
+	if t == unknownStart {
+		return
+	}
+	if !p.has || t < p.lo {
+		p.lo = t
+	}
+	if !p.has || t > p.hi {
+		p.hi = t
+	}
+	p.has = true
+}
+
+// lane returns the lane id in group gid, creating both.
+func (p *paneB) lane(gid, glabel, id, label, title string) *Lane {
+	if l := p.lanes[id]; l != nil {
+		return l
+	}
+	g := p.groups[gid]
+	if g == nil {
+		g = &Group{ID: gid, Label: glabel}
+		p.groups[gid] = g
+	}
+	l := &Lane{ID: id, Label: label, Title: title}
+	g.Lanes = append(g.Lanes, l)
+	p.lanes[id] = l
+	return l
+}
+
+// builder turns a timeline of events into a Model. It is a single pass in
+// timeline order, like replay, keeping per-lane state (the open term band,
+// the open lease, the open session) and closing what is still open at the
+// end of the axis.
+type builder struct {
+	m       *Model
+	srcIdx  map[string]int
+	lineIdx map[lineKey]int
+	wall    *paneB
+	ht      *paneB
+	places  map[lineKey][]place
+	// now is the wall position of the event being built, in microseconds.
+	now     int64
+	ordered bool
+	yb      *ybBuilder
+	es      *esBuilder
+	other   int
+}
+
+// Build makes the Model of a run: the merged events (in timeline order, as
+// replay.Merge returns them) and the report's findings.
+func Build(events []parse.Event, rep *render.Report) *Model {
+	b := &builder{
+		m:       &Model{Counts: map[string]int{}, Sources: []string{}, Lines: []Line{}, Findings: []*Finding{}},
+		srcIdx:  map[string]int{},
+		lineIdx: map[lineKey]int{},
+		wall:    newPaneB(Wall, "Wall time", "times the log lines printed, as printed (no time-zone conversion); merged across sources"),
+		ht:      newPaneB(Hybrid, "Hybrid time", "YugabyteDB hybrid time, physical microseconds: MVCC dump entries, which print no wall time; each lane's rows are the entries in dump order, top to bottom"),
+		places:  map[lineKey][]place{},
+	}
+	b.yb = newYBBuilder(b)
+	b.es = newESBuilder(b)
+	if rep != nil {
+		for _, s := range rep.Stats.Sources {
+			b.src(s.Source)
+		}
+	}
+	b.ordered = true
+	for _, e := range events {
+		if !e.Info().Time.IsZero() {
+			b.ordered = false
+			break
+		}
+	}
+	if b.ordered && len(events) > 0 {
+		b.wall.pane.Axis = Order
+		b.wall.pane.Title = "Event order"
+		b.wall.pane.Note = "no line printed a wall time: events are spaced evenly in timeline order"
+	}
+	first := int64(0)
+	for _, e := range events {
+		if t := e.Info().Time; !t.IsZero() {
+			first = t.UnixMicro()
+			break
+		}
+	}
+	b.now = first
+	for i, e := range events {
+		switch {
+		case b.ordered:
+			b.now = int64(i) * 1_000_000
+		case !e.Info().Time.IsZero():
+			b.now = e.Info().Time.UnixMicro()
+		}
+		// An untimed event keeps the time of the one before it, as
+		// Merge placed it.
+		b.wall.see(b.now)
+		if b.yb.event(e) || b.es.event(e) {
+			continue
+		}
+		b.generic(e)
+	}
+	b.finish(rep)
+	return b.m
+}
+
+// src returns the index of source s in Model.Sources.
+func (b *builder) src(s string) int {
+	if i, ok := b.srcIdx[s]; ok {
+		return i
+	}
+	i := len(b.m.Sources)
+	b.m.Sources = append(b.m.Sources, render.Sanitize(s))
+	b.srcIdx[s] = i
+	return i
+}
+
+// line returns the index of an evidence line, adding it once.
+func (b *builder) line(src string, line int, text string) int {
+	k := lineKey{src, line}
+	if i, ok := b.lineIdx[k]; ok {
+		return i
+	}
+	i := len(b.m.Lines)
+	b.m.Lines = append(b.m.Lines, Line{Src: b.src(src), Line: line, Text: render.Sanitize(text)})
+	b.lineIdx[k] = i
+	return i
+}
+
+// evLine is the evidence index of an event's first line.
+func (b *builder) evLine(e parse.Event) int {
+	m := e.Info()
+	return b.line(m.Pos.Source, m.Pos.Line, m.Text)
+}
+
+// placeLines records that lines first..last of src are drawn at p.
+func (b *builder) placeLines(src string, first, last int, p place) {
+	if last < first {
+		last = first
+	}
+	// A block longer than this is a dump whose entries place themselves.
+	if last-first > 64 {
+		last = first
+	}
+	for l := first; l <= last; l++ {
+		k := lineKey{src, l}
+		b.places[k] = append(b.places[k], p)
+	}
+}
+
+// mark adds a wall-time mark for event e on lane l and records its lines.
+func (b *builder) mark(l *Lane, e parse.Event, kind, text string) {
+	m := e.Info()
+	l.Marks = append(l.Marks, Mark{At: b.now, Kind: kind, Text: text, Ev: []int{b.evLine(e)}})
+	b.placeLines(m.Pos.Source, m.Pos.Line, m.Last, place{pane: 0, lane: l, at: b.now})
+}
+
+// htMark adds a hybrid-time mark on lane l at row, citing src:line.
+func (b *builder) htMark(l *Lane, at int64, row int, kind, text string, src string, line int, lineText string) {
+	b.ht.see(at)
+	ev := b.line(src, line, lineText)
+	l.Marks = append(l.Marks, Mark{At: at, Row: row, Kind: kind, Text: text, Ev: []int{ev}})
+	k := lineKey{src, line}
+	b.places[k] = append(b.places[k], place{pane: 1, lane: l, at: at, row: row})
+}
+
+// generic draws an event no system builder knows: on its subject's lane
+// when it names one, else on a lane of its source. New event types thus
+// appear in the page before anyone teaches the page about them.
+func (b *builder) generic(e parse.Event) {
+	var l *Lane
+	if s, ok := e.(interface{ Subject() (tablet, peer string) }); ok {
+		t, p := s.Subject()
+		l = b.yb.wallLane(t, p)
+	} else if s, ok := e.(interface {
+		ShardSubject() (index string, shard int, node string)
+	}); ok {
+		idx, shard, node := s.ShardSubject()
+		l = b.es.lane(idx, shard, node)
+	} else {
+		src := e.Info().Pos.Source
+		b.other++
+		l = b.wall.lane("9|other", "Events that name no tablet or shard", "w|other|"+src, src, "events of "+src+" that name no tablet or shard")
+	}
+	b.mark(l, e, "event", e.Kind())
+}
+
+// finish closes open bands, sorts everything for the script (marks by
+// time, for its binary search) and for determinism, and places findings.
+func (b *builder) finish(rep *render.Report) {
+	b.yb.finish()
+	b.es.finish()
+	panes := []*paneB{b.wall, b.ht}
+	for i, p := range panes {
+		if !p.has {
+			p.lo, p.hi = 0, 1_000_000
+		}
+		if p.hi <= p.lo {
+			p.lo -= 500_000
+			p.hi += 500_000
+		}
+		p.pane.Min, p.pane.Max = p.lo, p.hi
+		var gids []string
+		for id := range p.groups {
+			gids = append(gids, id)
+		}
+		sort.Strings(gids)
+		for _, id := range gids {
+			g := p.groups[id]
+			sort.SliceStable(g.Lanes, func(x, y int) bool { return g.Lanes[x].ID < g.Lanes[y].ID })
+			for _, l := range g.Lanes {
+				for j := range l.Bands {
+					if l.Bands[j].From == unknownStart {
+						l.Bands[j].From = p.lo
+					}
+				}
+				sort.SliceStable(l.Marks, func(x, y int) bool { return l.Marks[x].At < l.Marks[y].At })
+				sort.SliceStable(l.Bands, func(x, y int) bool { return l.Bands[x].From < l.Bands[y].From })
+			}
+			p.pane.Groups = append(p.pane.Groups, g)
+		}
+		if p.pane.Groups == nil {
+			p.pane.Groups = []*Group{}
+		}
+		if i == 0 || len(p.pane.Groups) > 0 {
+			b.m.Panes = append(b.m.Panes, p.pane)
+		}
+	}
+	if b.other > 0 {
+		b.m.Notes = append(b.m.Notes, fmt.Sprintf("%d events name no tablet or shard; they are drawn on a lane of their source", b.other))
+	}
+	if rep == nil {
+		return
+	}
+	for i := range rep.Findings {
+		b.finding(&rep.Findings[i])
+	}
+	b.m.Title = title(rep)
+}
+
+// title sums the run up in one line, as the text report's last line does.
+func title(rep *render.Report) string {
+	c := rep.Counts()
+	return fmt.Sprintf("%d findings (%d errors, %d warnings, %d notes) in %d sources, %d lines, %d events",
+		len(rep.Findings), c[rules.Error], c[rules.Warning], c[rules.Note], len(rep.Stats.Sources), rep.Stats.Lines, rep.Stats.Events)
+}
+
+// finding adds f to the model and places it: on each pane, at the first
+// evidence line drawn there, preferring the subject's own lanes.
+func (b *builder) finding(f *rules.Finding) {
+	out := &Finding{
+		Rule:     f.Rule,
+		Severity: f.Severity.String(),
+		Origin:   string(f.Origin),
+		Subject:  render.Sanitize(f.Subject.String()),
+		Message:  render.Sanitize(f.Message),
+		Ev:       []int{},
+		Locs:     []Loc{},
+	}
+	b.m.Counts[out.Severity]++
+	for _, ev := range f.Evidence {
+		out.Ev = append(out.Ev, b.line(ev.Source, ev.Line, ev.Text))
+	}
+	keys := make([]string, 0, len(f.Facts))
+	for k := range f.Facts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		out.Facts = append(out.Facts, [2]string{render.Sanitize(k), render.Sanitize(f.Facts[k])})
+	}
+	for _, s := range f.State {
+		out.State = append(out.State, render.Sanitize(s))
+	}
+	own := b.subjectLanes(f.Subject)
+	for pane := 0; pane < 2; pane++ {
+		var best, first *place
+		for _, ev := range f.Evidence {
+			for _, p := range b.places[lineKey{ev.Source, ev.Line}] {
+				if p.pane != pane {
+					continue
+				}
+				p := p
+				if first == nil {
+					first = &p
+				}
+				if own[p.lane.ID] && best == nil {
+					best = &p
+				}
+			}
+		}
+		if best == nil {
+			best = first
+		}
+		if best == nil {
+			continue
+		}
+		loc := Loc{Pane: b.paneIndex(pane), Lane: best.lane.ID, At: best.at, Row: best.row, Lo: best.at, Hi: best.at}
+		for _, ev := range f.Evidence {
+			for _, p := range b.places[lineKey{ev.Source, ev.Line}] {
+				if p.pane == pane && p.lane == best.lane {
+					loc.Lo, loc.Hi = min(loc.Lo, p.at), max(loc.Hi, p.at)
+				}
+			}
+		}
+		out.Locs = append(out.Locs, loc)
+	}
+	b.m.Findings = append(b.m.Findings, out)
+}
+
+// paneIndex maps a builder pane (0 wall, 1 hybrid) to its index in
+// Model.Panes (the hybrid pane is left out when empty, but a finding is
+// only ever placed on a pane that has lanes).
+func (b *builder) paneIndex(p int) int {
+	if p == 0 {
+		return 0
+	}
+	return len(b.m.Panes) - 1
+}
+
+// subjectLanes are the lane ids a finding's subject names.
+func (b *builder) subjectLanes(s rules.Subject) map[string]bool {
+	out := map[string]bool{}
+	switch s.System {
+	case "yb":
+		out[ybLaneID("w", s.Tablet, s.Peer)] = true
+		out[ybLaneID("h", s.Tablet, s.Peer)] = true
+	case "es":
+		shard := -1
+		if s.Shard != nil {
+			shard = *s.Shard
+		}
+		out[esLaneID(s.Index, shard, s.Node)] = true
+	}
+	return out
+}
+
+// short keeps the first 8 characters of a uuid for a lane label; the full
+// id is in the lane's title.
+func short(u string) string {
+	if len(u) > 8 {
+		return u[:8]
+	}
+	return u
+}
+
+// clip bounds a label; the evidence line beside it is whole.
+func clip(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !isRuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+func isRuneStart(c byte) bool { return c&0xC0 != 0x80 }
+
+// addEv appends line index i to evs, up to maxEvidence, once.
+func addEv(evs []int, i int) []int {
+	if len(evs) >= maxEvidence {
+		return evs
+	}
+	for _, x := range evs {
+		if x == i {
+			return evs
+		}
+	}
+	return append(evs, i)
+}

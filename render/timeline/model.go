@@ -1,0 +1,148 @@
+package timeline
+
+// The Model is the contract between Build and the page's script. Field
+// names are short in JSON because a timeline of a large bundle holds tens
+// of thousands of items; the script reads nothing else.
+
+// Axis names a time axis. Both count microseconds, as JS numbers (exact up
+// to 2^53, about 285 years of microseconds since 1970).
+type Axis string
+
+const (
+	// Wall is the time the log line printed, as printed.
+	Wall Axis = "wall"
+	// Hybrid is YugabyteDB hybrid time, physical microseconds (the logical
+	// component is shown in labels, not positions).
+	Hybrid Axis = "ht"
+)
+
+// Model is everything the page draws.
+type Model struct {
+	Title   string   `json:"title"`
+	Sources []string `json:"sources"`
+	// Counts sums the findings by severity, for the header.
+	Counts   map[string]int `json:"counts"`
+	Panes    []*Pane        `json:"panes"`
+	Findings []*Finding     `json:"findings"`
+	// Lines is the evidence table: every item and finding cites lines by
+	// index into it, so a line quoted by many items is stored once.
+	Lines []Line `json:"lines"`
+	// Notes are what the page must say about what it could not draw.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Line is one log line quoted as evidence.
+type Line struct {
+	Src  int    `json:"s"` // index into Model.Sources
+	Line int    `json:"l"`
+	Text string `json:"t"`
+}
+
+// Pane is one time axis and the lanes drawn on it.
+type Pane struct {
+	Axis  Axis   `json:"axis"`
+	Title string `json:"title"`
+	// Note says what the axis is, for the reader who would otherwise
+	// assume one clock.
+	Note   string   `json:"note"`
+	Min    int64    `json:"min"`
+	Max    int64    `json:"max"`
+	Groups []*Group `json:"groups"`
+	// Spans shade the whole pane (an Elasticsearch network disruption).
+	Spans []Band `json:"spans,omitempty"`
+}
+
+// Group is one subject's lanes: a YugabyteDB tablet or an Elasticsearch
+// shard.
+type Group struct {
+	ID    string  `json:"id"`
+	Label string  `json:"label"`
+	Lanes []*Lane `json:"lanes"`
+}
+
+// Lane is one peer (or copy): its bands, marks and series.
+type Lane struct {
+	ID    string `json:"id"`
+	Label string `json:"label"`
+	// Title is the lane's full name for the tooltip (labels shorten uuids).
+	Title string `json:"title"`
+	// Rows is, on the hybrid-time pane, how many MVCC entries the lane
+	// stacks top to bottom (its vertical axis is entry order); 0 on the
+	// wall pane, whose lanes have fixed rows (see the Row constants).
+	Rows int `json:"rows,omitempty"`
+	// YMin and YMax bound the values of value-over-time series (sequence
+	// numbers), so the script scales them within the lane.
+	YMin   int64     `json:"ymin,omitempty"`
+	YMax   int64     `json:"ymax,omitempty"`
+	Bands  []Band    `json:"bands,omitempty"`
+	Marks  []Mark    `json:"marks,omitempty"`
+	Series []*Series `json:"series,omitempty"`
+}
+
+// The fixed rows of a wall-time lane, top to bottom.
+const (
+	RowRole   = 0 // Raft term and role; Elasticsearch primary term
+	RowLease  = 1 // leader leases
+	RowMember = 2 // Raft config membership, pending config changes
+	RowRBS    = 3 // remote bootstrap sessions; Elasticsearch recoveries
+)
+
+// Band is an interval: a term, a lease, a membership, a session.
+type Band struct {
+	Row  int    `json:"r"`
+	From int64  `json:"a"`
+	To   int64  `json:"b"`
+	Kind string `json:"k"`
+	Text string `json:"t"`
+	// Open is set when the band runs to the end of what the logs show
+	// rather than to a line that ended it.
+	Open bool  `json:"o,omitempty"`
+	Ev   []int `json:"e,omitempty"`
+}
+
+// Mark is a point: an op, a vote, an election, a revocation, an assertion.
+type Mark struct {
+	At int64 `json:"a"`
+	// Row is the entry row on the hybrid-time pane; unused on the wall pane.
+	Row  int    `json:"r,omitempty"`
+	Kind string `json:"k"`
+	Text string `json:"t"`
+	Ev   []int  `json:"e,omitempty"`
+}
+
+// Series is a step line. On the hybrid-time pane a point is (the safe time
+// as x, the entry row as y): the line walks down the entries and steps
+// right as the safe time advances, so an op left of it is an op below a
+// safe time already served. On the wall pane a point is (wall time, value).
+type Series struct {
+	Name string `json:"n"`
+	Kind string `json:"k"`
+	// Pts are [x, y, evidence line index].
+	Pts [][3]int64 `json:"p"`
+}
+
+// Finding is a rules.Finding as the page shows it, with where to draw it.
+type Finding struct {
+	Rule     string      `json:"rule"`
+	Severity string      `json:"sev"`
+	Origin   string      `json:"origin"`
+	Subject  string      `json:"subject"`
+	Message  string      `json:"msg"`
+	Ev       []int       `json:"e"`
+	Facts    [][2]string `json:"facts,omitempty"`
+	State    []string    `json:"state,omitempty"`
+	Locs     []Loc       `json:"locs"`
+}
+
+// Loc is one place a finding is drawn: a lane of a pane, at a time (and on
+// the hybrid-time pane, an entry row).
+type Loc struct {
+	Pane int    `json:"p"`
+	Lane string `json:"l"`
+	At   int64  `json:"a"`
+	Row  int    `json:"r,omitempty"`
+	// Lo and Hi span every evidence line of the finding drawn on this
+	// pane's lane, so selecting the finding zooms to show all of them.
+	Lo int64 `json:"lo"`
+	Hi int64 `json:"hi"`
+}
