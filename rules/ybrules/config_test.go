@@ -33,13 +33,26 @@ func configRewriting() bool {
 // them. It returns the findings and the pack, for its replayed state.
 func configRun(t testing.TB, paths ...string) ([]rules.Finding, *ybrules.Pack) {
 	t.Helper()
-	sort.Strings(paths)
-	var streams [][]parse.Event
+	texts := map[string]string{}
 	for _, p := range paths {
-		f, err := os.Open(p)
+		b, err := os.ReadFile(p)
 		require.NoError(t, err)
-		res, err := parse.Scan(f, filepath.Base(p), []parse.System{yb.System}, parse.Options{})
-		f.Close()
+		texts[filepath.Base(p)] = string(b)
+	}
+	return configRunText(t, texts)
+}
+
+// configRunText is configRun over texts named by source.
+func configRunText(t testing.TB, texts map[string]string) ([]rules.Finding, *ybrules.Pack) {
+	t.Helper()
+	names := make([]string, 0, len(texts))
+	for n := range texts {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var streams [][]parse.Event
+	for _, n := range names {
+		res, err := parse.Scan(strings.NewReader(texts[n]), n, []parse.System{yb.System}, parse.Options{})
 		require.NoError(t, err)
 		streams = append(streams, res.Events)
 	}
@@ -206,3 +219,6 @@ func configScenarioDirs(t *testing.T) []string {
 	require.NotEmpty(t, dirs)
 	return dirs
 }
+
+// configsOf is ybrules.ConfigsOf, named for the tests.
+var configsOf = ybrules.ConfigsOf
