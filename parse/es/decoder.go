@@ -3,6 +3,7 @@ package es
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/logsleuth/logsleuth/grammar/esval"
 	"github.com/logsleuth/logsleuth/parse"
@@ -45,6 +46,13 @@ type decoder struct {
 	// ctx is the copy named by the WARN/ERROR line just before: log4j
 	// prints an event's exception right under its message.
 	ctx Where
+
+	// lastTime is the time of the last log line read, claimed or not.
+	// Dump rows and stack traces are the continuation of that line's
+	// message, so they take its time: parse.Scan would otherwise give them
+	// the time of the last event, which may be far older.
+	lastTime time.Time
+	hasTime  bool
 
 	exc     *pendingException
 	commits *pendingCommits
@@ -122,7 +130,7 @@ func (d *decoder) Line(l parse.Line, out *parse.Sink) bool {
 		// A blank line inside a stack trace (corpus 04) does not end it.
 		return false
 	}
-	meta := parse.Meta{Pos: l.Pos, Last: l.Pos.Line, Text: raw}
+	meta := parse.Meta{Pos: l.Pos, Last: l.Pos.Line, Text: raw, Time: d.lastTime, Timed: d.hasTime}
 
 	if d.commits != nil {
 		return d.commitLine(s, out)
@@ -141,6 +149,7 @@ func (d *decoder) Line(l parse.Line, out *parse.Sink) bool {
 		if !ok {
 			return false
 		}
+		d.lastTime, d.hasTime = env.time, env.timed
 		if env.level == "WARN" || env.level == "ERROR" || env.level == "FATAL" {
 			d.ctx = env.where
 		}
@@ -154,6 +163,9 @@ func (d *decoder) Line(l parse.Line, out *parse.Sink) bool {
 		env, ok, bad := parseJSON(s)
 		if !ok {
 			return false
+		}
+		if env.timed {
+			d.lastTime, d.hasTime = env.time, true
 		}
 		if bad != "" {
 			out.Diag(l.Pos, "%s", bad)

@@ -168,3 +168,16 @@ func FuzzDecoder(f *testing.F) {
 		}
 	})
 }
+
+// A dump printed under a log line is the continuation of its message: it
+// takes that line's time even when the line itself is not claimed, or a
+// merge across nodes would sort it with the last event's time.
+func TestDumpTakesItsLinesTime(t *testing.T) {
+	res := scan(t, "[2018-01-27T10:58:14,113][TRACE][o.e.i.s.IndexShard       ] [node_t1] [test][1] index [type][8] (seq# [-2])\n"+
+		"[2018-01-27T10:58:19,800][DEBUG][o.e.c.s.ClusterApplierService] [node_t2] processing [apply cluster state]: execute\n"+
+		"routing_table (version 10):\n"+
+		"--------[test][1], node[SXrylrbnSOqpFvbIzKORgg], [P], s[STARTED], a[id=zWo3jzSXS7agaUBIroIMbQ]\n")
+	require.Len(t, res.Events, 2)
+	assert.Equal(t, res.Stats.Unclaimed, 1)
+	assert.Equal(t, "19.800", res.Events[1].Info().Time.Format("05.000"))
+}

@@ -49,6 +49,35 @@ func (p *Pack) docMissing(ev *es.DocMissing) {
 	p.missing = append(p.missing, &missingDoc{f: f, ev: ev})
 }
 
+// confirmMissing upgrades a reported missing doc that replay later (in
+// timeline order) found a recovery to have left out: an untimed test
+// report can sort before the logs that explain it.
+func (p *Pack) confirmMissing(m *missingDoc) bool {
+	for _, k := range p.lostKeys() {
+		if k.node != m.ev.Checked {
+			continue
+		}
+		for _, l := range p.lost[k] {
+			if l.op.Primary.Doc != m.ev.DocID {
+				continue
+			}
+			l.reported = true
+			c := p.st.Lookup(k.shard, k.node)
+			f := m.f
+			f.Origin, f.Subject, f.State = rules.Confirmed, copySubject(c), c.Lines()
+			f.Facts["seq_no"] = fmt.Sprint(l.op.Primary.Seq)
+			f.Facts["stale_doc"] = l.op.Stale.Doc
+			f.Facts["recovery_at"] = l.recovery.String()
+			f.Message = fmt.Sprintf("doc %s, acknowledged via %s, is missing on %s %s: the recovery at %s started above #%d, where the copy's commit held doc %s from term %d instead of doc %s from term %d",
+				m.ev.DocID, m.ev.Via, k.node, k.shard, l.recovery, l.op.Primary.Seq, l.op.Stale.Doc, l.op.Stale.Term, m.ev.DocID, l.op.Primary.Term)
+			f.Evidence = dedupe(append(f.Evidence, cite(l.recovery), cite(l.op.Primary.At), cite(l.op.Stale.At)))
+			m.tied = true
+			return true
+		}
+	}
+	return false
+}
+
 func (p *Pack) lostKeys() []copyKey {
 	keys := make([]copyKey, 0, len(p.lost))
 	for k := range p.lost {
@@ -62,6 +91,9 @@ func (p *Pack) lostKeys() []copyKey {
 // copy it was checked on, when the logs name one and nothing closer.
 func (p *Pack) tieMissing() {
 	for _, m := range p.missing {
+		if p.confirmMissing(m) {
+			continue
+		}
 		var cause *rules.Finding
 		n := 0
 		for _, f := range p.findings {
