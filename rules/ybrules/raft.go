@@ -282,12 +282,12 @@ func (p *Pack) earlyRevocations(rs *raftState, t *ybstate.TabletRaft) {
 			cleared = fmt.Sprintf("the lease of %s with %s left", orUnknownID(rv.Holder), rv.Remaining)
 		}
 		left := time.Duration(best.end-w) * time.Microsecond
-		gaveUp := "had not stepped down by the end of the logs"
+		gaveUp := "no log shows it giving up"
 		ev := []rules.Evidence{cite(rv.From), cite(best.from)}
 		if bestLead != nil {
 			ev = appendNew(ev, cite(bestLead.Since))
 			if bestLead.Ended {
-				gaveUp = fmt.Sprintf("stepped down only at %s (%s, %s)", bestLead.EndAt.UTC().Format("15:04:05.000000"), bestLead.EndHow, bestLead.EndFrom.Pos)
+				gaveUp = fmt.Sprintf("it led on until %s (%s, %s)", bestLead.EndAt.UTC().Format("15:04:05.000000"), bestLead.EndHow, bestLead.EndFrom.Pos)
 				ev = appendNew(ev, cite(bestLead.EndFrom))
 			}
 		}
