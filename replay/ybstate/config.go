@@ -246,9 +246,6 @@ type ReplicaConfig struct {
 	// deleting is set while a delete is in progress (its first line
 	// seen), so one delete's several lines count once.
 	deleting bool
-	// rbsTombstone is set when the delete in progress is the replica
-	// tombstoning itself after a failed RBS.
-	rbsTombstone bool
 }
 
 // HoldsData reports whether, at this point of the timeline, the replica
@@ -263,9 +260,10 @@ func (r *ReplicaConfig) Session() *RBSSession {
 	return r.Sessions[len(r.Sessions)-1]
 }
 
-// Deleting reports whether a delete of the replica is under way and
-// whether it is the replica's own tombstone after a failed RBS.
-func (r *ReplicaConfig) Deleting() (deleting, afterRBS bool) { return r.deleting, r.rbsTombstone }
+// Deleting reports whether a delete of the replica is under way (its
+// first line seen, its last not yet), so its later lines are not taken
+// for a second delete.
+func (r *ReplicaConfig) Deleting() bool { return r.deleting }
 
 // TabletConfig is one tablet's config-side state.
 type TabletConfig struct {
@@ -471,7 +469,7 @@ func (c *Configs) Apply(e parse.Event) {
 		}
 		c.deleted(r, ev, d)
 		if ev.Done {
-			r.deleting, r.rbsTombstone = false, false
+			r.deleting = false
 		}
 	case *yb.MasterDelete:
 		if peer == "" {
@@ -483,7 +481,7 @@ func (c *Configs) Apply(e parse.Event) {
 		case yb.DeleteOK, yb.DeleteNotFound:
 			d.Effective, d.GivenUp = true, false
 			c.deleted(r, ev, d)
-			r.deleting, r.rbsTombstone = false, false
+			r.deleting = false
 			return
 		}
 		d.At = c.mark(ev, "master delete "+string(ev.Outcome))
@@ -566,7 +564,7 @@ func (c *Configs) holds(r *ReplicaConfig, e parse.Event, why string) {
 		r.HoldsSince = &m
 	}
 	r.Holds = &m
-	r.deleting, r.rbsTombstone = false, false
+	r.deleting = false
 }
 
 func (c *Configs) deleted(r *ReplicaConfig, e parse.Event, d *DeleteAttempt) {
@@ -631,7 +629,6 @@ func (c *Configs) applyRBS(r *ReplicaConfig, ev *yb.RBS) {
 		case yb.RBSTombstone:
 			s.Tombstone = &m
 			c.deleted(r, ev, &DeleteAttempt{By: "rbs", DeleteType: "TABLET_DATA_TOMBSTONED", Outcome: "tombstoned after failed remote bootstrap", Effective: true})
-			r.rbsTombstone = true
 		}
 	}
 	if !ev.SourceSide {

@@ -128,15 +128,15 @@ func (p *Pack) checkConfig(r *ybstate.Replica, e yb.Event) {
 		peer := c.PeerOf(e)
 		switch ev := ce.(type) {
 		case *yb.DeleteTablet:
-			p.checkDelete(c, t, peer, ev, ev.DeleteType, ev.ReasonIndex)
+			p.checkDelete(t, peer, ev, ev.DeleteType, ev.ReasonIndex)
 			p.checkRemovedLagging(t, peer, ev, ev.ReasonIndex)
 		case *yb.TabletDataDeleted:
 			if !ev.Startup {
-				p.checkDelete(c, t, peer, ev, ev.State, -1)
+				p.checkDelete(t, peer, ev, ev.State, -1)
 			}
 		case *yb.MasterDelete:
 			if ev.Outcome == yb.DeleteOK {
-				p.checkDelete(c, t, peer, ev, "", -1)
+				p.checkDelete(t, peer, ev, "", -1)
 			}
 		case *yb.PeerEvicted:
 			p.noteEviction(t, peer, ev)
@@ -165,15 +165,13 @@ func citeMark(m *ybstate.ConfigMark) rules.Evidence {
 // or that is in the committed config. One delete prints several lines (the
 // tablet server receives it, deletes the data, the master hears back); only
 // its first is checked.
-func (p *Pack) checkDelete(c *ybstate.Configs, t *ybstate.TabletConfig, peer string, e yb.Event, deleteType string, reasonIndex int64) {
+func (p *Pack) checkDelete(t *ybstate.TabletConfig, peer string, e yb.Event, deleteType string, reasonIndex int64) {
 	if peer == "" || deleteType == "TABLET_DATA_DELETED" {
 		return
 	}
 	r := t.Lookup(peer)
-	if r != nil {
-		if deleting, _ := r.Deleting(); deleting {
-			return
-		}
+	if r != nil && r.Deleting() {
+		return
 	}
 	f := rules.Finding{
 		Rule: DeleteOfPendingAdd, Severity: rules.Error, Origin: rules.Derived,
