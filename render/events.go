@@ -22,7 +22,7 @@ var metaType = reflect.TypeOf(parse.Meta{})
 // EventsJSONL writes events as JSON Lines, one object per event, for
 // people who want to grep them or load them elsewhere:
 //
-//	{"kind":"yb.ht-too-low","source":"tserver.log","line":39,"last":70,
+//	{"kind":"yb.ht-too-low","pos":"tserver.log:39","source":"tserver.log","line":39,"last":70,
 //	 "time":"2023-10-07T16:39:07.497722Z","text":"...","fields":{...}}
 //
 // "fields" holds the event struct's exported fields, walked generically so
@@ -46,7 +46,9 @@ func EventsJSONL(w io.Writer, evs []parse.Event) error {
 }
 
 type eventLine struct {
-	Kind   string         `json:"kind"`
+	Kind string `json:"kind"`
+	// Pos is source:line, for grep; Source and Line are the same, apart.
+	Pos    string         `json:"pos"`
 	Source string         `json:"source"`
 	Line   int            `json:"line"`
 	Last   int            `json:"last,omitempty"`
@@ -58,7 +60,7 @@ type eventLine struct {
 
 func eventJSON(buf *bytes.Buffer, e parse.Event) error {
 	m := e.Info()
-	out := eventLine{Kind: e.Kind(), Source: m.Pos.Source, Line: m.Pos.Line, Timed: m.Timed, Text: m.Text, Fields: map[string]any{}}
+	out := eventLine{Kind: e.Kind(), Pos: m.Pos.String(), Source: m.Pos.Source, Line: m.Pos.Line, Timed: m.Timed, Text: m.Text, Fields: map[string]any{}}
 	if m.Last > m.Pos.Line {
 		out.Last = m.Last
 	}

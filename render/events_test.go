@@ -67,8 +67,8 @@ func TestEventsJSONL(t *testing.T) {
 	require.NoError(t, EventsJSONL(&b, []parse.Event{e, untimed}))
 	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 	require.Len(t, lines, 2)
-	assert.Equal(t, `{"kind":"test.fake","source":"a.log","line":3,"last":5,"time":"2023-10-07T16:39:07.497722Z","timed":true,"text":"F1007 <min> \u001b[2J\u009b","fields":{"ht":"ht!!","items":[{"ht":"ht!","no":1}],"note":"n\u0000","panicky":{"x":4},"raw":"r`+"\uFFFD"+`","sev":"F","tablet":"t1","term":0}}`, lines[0])
-	assert.Equal(t, `{"kind":"test.fake","source":"-","line":1,"timed":false,"text":"","fields":{"term":0}}`, lines[1])
+	assert.Equal(t, `{"kind":"test.fake","pos":"a.log:3","source":"a.log","line":3,"last":5,"time":"2023-10-07T16:39:07.497722Z","timed":true,"text":"F1007 <min> \u001b[2J\u009b","fields":{"ht":"ht!!","items":[{"ht":"ht!","no":1}],"note":"n\u0000","panicky":{"x":4},"raw":"r`+"\uFFFD"+`","sev":"F","tablet":"t1","term":0}}`, lines[0])
+	assert.Equal(t, `{"kind":"test.fake","pos":"-:1","source":"-","line":1,"timed":false,"text":"","fields":{"term":0}}`, lines[1])
 	for _, l := range lines {
 		var v map[string]any
 		require.NoError(t, json.Unmarshal([]byte(l), &v), l)

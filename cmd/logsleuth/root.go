@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/logsleuth/logsleuth/render"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -55,7 +57,9 @@ func Main(args []string, ios *IOStreams) int {
 	err := root.Execute()
 	if err != nil {
 		if msg := err.Error(); msg != "" {
-			fmt.Fprintf(ios.ErrOut, "logsleuth: %s\n", msg)
+			// Messages can quote a path or a file's bytes: no control
+			// sequence from them reaches the terminal.
+			fmt.Fprintf(ios.ErrOut, "logsleuth: %s\n", render.Sanitize(msg))
 			var ue *usageError
 			if asUsage(err, &ue) || isCobraUsage(msg) {
 				fmt.Fprintln(ios.ErrOut, "Run 'logsleuth --help' for usage.")
