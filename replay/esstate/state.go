@@ -162,6 +162,13 @@ func (c *Copy) Recovery() *Recovery {
 	return c.Recoveries[len(c.Recoveries)-1]
 }
 
+// endRecovery closes a recovery the logs never said was done.
+func (c *Copy) endRecovery(at Ref) {
+	if r := c.Recovery(); r != nil && !r.Done {
+		r.Done, r.DoneAt = true, at
+	}
+}
+
 // Recovering reports whether the copy is still being built: its lcp may
 // legitimately trail the gcp.
 func (c *Copy) Recovering() bool {
@@ -450,9 +457,14 @@ func (s *State) routing(ev *es.RoutingRow) {
 	c := sh.Copy(node)
 	if c.AllocID != "" && r.AllocationID != "" && c.AllocID != r.AllocationID {
 		// A new allocation rebuilds the copy from a recovery: its live
-		// history restarts (what is on disk is tracked as Stale).
+		// history restarts (what is on disk is tracked as Stale), and a
+		// recovery of the old allocation is over whatever its logs said.
 		c.Ops = map[int64]OpRef{}
 		c.InSync, c.GCPLive = false, false
+		c.endRecovery(RefOf(ev))
+	}
+	if r.State == "STARTED" {
+		c.endRecovery(RefOf(ev))
 	}
 	c.NodeID, c.AllocID, c.State, c.Version = r.Node, r.AllocationID, r.State, ev.Version
 	c.RoutingAt = RefOf(ev)
