@@ -136,6 +136,20 @@ func (sh *Shard) describe(w io.Writer) error {
 	}
 	fmt.Fprintf(&b, "%s primary %s (%s), term %s, routing version %s, gcp %s\n",
 		sh.ID, orDash(sh.Primary), sh.PrimaryAt, term, num(sh.Version), num(sh.GCP))
+	for _, u := range sh.Unassigned {
+		role := "replica"
+		if u.Primary {
+			role = "primary"
+		}
+		fmt.Fprintf(&b, "  unassigned %s", role)
+		if u.Info != nil {
+			fmt.Fprintf(&b, ": %s", u.Info.Reason)
+			if u.Info.AllocationStatus != "" {
+				fmt.Fprintf(&b, ", %s", u.Info.AllocationStatus)
+			}
+		}
+		fmt.Fprintf(&b, " (%s)\n", u.At)
+	}
 	for _, c := range sh.CopiesSorted() {
 		fmt.Fprintf(&b, "  %s\n", c.Node)
 		for _, l := range c.Lines()[1:] {
@@ -184,4 +198,19 @@ func (sh *Shard) String() string {
 	var b strings.Builder
 	_ = sh.describe(&b)
 	return b.String()
+}
+
+// DescribeAll prints every shard in index, shard order; it backs `logsleuth
+// state` when no shard is named.
+func (s *State) DescribeAll(w io.Writer) error {
+	if len(s.Shards) == 0 {
+		_, err := io.WriteString(w, "no shard state in the input\n")
+		return err
+	}
+	for _, id := range s.ShardIDs() {
+		if err := s.Shards[id].describe(w); err != nil {
+			return err
+		}
+	}
+	return nil
 }

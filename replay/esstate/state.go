@@ -194,6 +194,16 @@ type Shard struct {
 	// under the current primary or before the last failover.
 	History map[int64]OpRef
 	Copies  map[string]*Copy
+	// Unassigned are the copies the latest routing table has on no node:
+	// an availability fact (a red shard), kept for the printout.
+	Unassigned []Unassigned
+}
+
+// Unassigned is one `node[null]` routing row.
+type Unassigned struct {
+	Primary bool
+	Info    *esval.UnassignedInfo
+	At      Ref
 }
 
 // Disruption is an active network partition.
@@ -444,6 +454,7 @@ func (s *State) routing(ev *es.RoutingRow) {
 		// A newer table replaces the older one: a copy it does not list
 		// is gone (its store may remain on the node).
 		sh.Version = ev.Version
+		sh.Unassigned = nil
 		for _, c := range sh.Copies {
 			if c.Version >= 0 && c.Version < ev.Version {
 				c.State, c.InSync = "", false
@@ -451,6 +462,9 @@ func (s *State) routing(ev *es.RoutingRow) {
 		}
 	}
 	if r.Node == "" {
+		if ev.Section != "routing_nodes" {
+			sh.Unassigned = append(sh.Unassigned, Unassigned{Primary: r.Primary, Info: r.Unassigned, At: RefOf(ev)})
+		}
 		return
 	}
 	node := s.NodeName(r.Node)

@@ -96,6 +96,10 @@ func TestRules(t *testing.T) {
 			case "check":
 				b.WriteString(formatFindings(fs))
 			case "state":
+				if !d.HasArg("index") {
+					require.NoError(t, p.State().DescribeAll(&b))
+					break
+				}
 				var index string
 				var shard int
 				d.ScanArgs(t, "index", &index)
