@@ -1,6 +1,7 @@
 package es
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 	"time"
@@ -123,7 +124,30 @@ func (d *decoder) flush(out *parse.Sink) {
 	out.Emit(ev)
 }
 
+// maybeES is the byte test every line meets first: only lines that could
+// be an ES log line, dump row or Java exception go further (and allocate).
+func maybeES(b []byte) bool {
+	b = bytes.TrimLeft(b, " \t")
+	if i := bytes.Index(b, []byte("> ")); i > 0 && i <= 3 {
+		b = bytes.TrimLeft(b[i+2:], " \t")
+	}
+	if len(b) == 0 {
+		return false
+	}
+	switch b[0] {
+	case '[', '{', '-':
+		return true
+	}
+	return bytes.HasPrefix(b, []byte("nodes:")) || bytes.HasPrefix(b, []byte("routing_")) ||
+		bytes.Contains(b, []byte("Error")) || bytes.Contains(b, []byte("Exception")) ||
+		bytes.Contains(b, []byte("elasticsearch[")) || bytes.Contains(b, []byte("opensearch["))
+}
+
 func (d *decoder) Line(l parse.Line, out *parse.Sink) bool {
+	if d.commits == nil && d.exc == nil && !maybeES(l.Text) {
+		d.ctx = Where{Shard: -1}
+		return false
+	}
 	raw := string(l.Text)
 	s := stripRunner(raw)
 	if s == "" {
