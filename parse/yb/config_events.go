@@ -183,9 +183,10 @@ func (*MasterChangeConfig) Kind() string { return "yb.master-change-config" }
 //	Tablet: T reported consensus state change. New consensus state: CS[ from R]
 //	Tablet server R sent incremental report for T, ... Consensus state: CS
 //	Peer R sent incremental report for T, ... Consensus state: CS      (older)
-//	Ignoring heartbeat from tablet server that is not part of reported consensus config. ts_desc: ..., cstate: CS.
 //
-// Replica is (T, R), R "" when the line does not say who reported.
+// Replica is (T, R), R "" when the line does not say who reported. (The
+// master's `Ignoring heartbeat from tablet server that is not part of
+// reported consensus config` names no tablet, so it is not read.)
 type TabletReport struct {
 	Base
 	Local
@@ -194,9 +195,6 @@ type TabletReport struct {
 	LeaderUUID string
 	Config     RaftConfig
 	HasConfig  bool
-	// Ignored: the master dropped the report because the reporter is not
-	// in the config it reported (an orphan talking).
-	Ignored bool
 }
 
 func (*TabletReport) Kind() string { return "yb.tablet-report" }

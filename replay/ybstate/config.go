@@ -191,9 +191,8 @@ func (d *DeleteAttempt) String() string {
 
 // ReplicaReport is a replica's last tablet report as the master logged it.
 type ReplicaReport struct {
-	Config  yb.RaftConfig
-	Ignored bool
-	At      ConfigMark
+	Config yb.RaftConfig
+	At     ConfigMark
 }
 
 // FollowerLag is how far behind its leader a follower said it was.
@@ -437,7 +436,7 @@ func (c *Configs) Apply(e parse.Event) {
 		}
 		if peer != "" {
 			r := t.Replica(peer)
-			r.LastReport = &ReplicaReport{Config: ev.Config, Ignored: ev.Ignored, At: c.mark(ev, "report")}
+			r.LastReport = &ReplicaReport{Config: ev.Config, At: c.mark(ev, "report")}
 			c.holds(r, ev, "reported the tablet to the master")
 		}
 	case *yb.DeleteTablet:
