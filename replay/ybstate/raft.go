@@ -129,6 +129,8 @@ type LeaseFact struct {
 	Seen string
 	How  string
 	From From
+	// At is the wall time of the line that printed it.
+	At time.Time
 }
 
 // EndMicros is the lease end in microseconds since the epoch, comparable
@@ -482,7 +484,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 	case *yb.LeaseRevoked:
 		rv := Revocation{By: p.Peer, ByTerm: p.Term, Holder: ev.Holder, HolderTerm: t.lastLed(ev.Holder, p.Term),
 			At: at, Timed: timed, From: from, Before: st.Before}
-		f := LeaseFact{Holder: ev.Holder, Term: rv.HolderTerm, Seen: p.Peer, How: "revoked", From: from}
+		f := LeaseFact{Holder: ev.Holder, Term: rv.HolderTerm, Seen: p.Peer, How: "revoked", From: from, At: at}
 		if ev.HT {
 			rv.Kind, rv.Expiry = HTLeaseKind, ev.Expiry
 			f.Kind, f.Expiry = HTLeaseKind, ev.Expiry
@@ -502,7 +504,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 		if p.Leading >= 0 {
 			term = p.Leading
 		}
-		f := LeaseFact{Holder: p.Peer, Term: term, Seen: p.Peer, How: "reset by holder", From: from}
+		f := LeaseFact{Holder: p.Peer, Term: term, Seen: p.Peer, How: "reset by holder", From: from, At: at}
 		if ev.HT {
 			f.Kind, f.Expiry = HTLeaseKind, ev.Expiry
 			t.row(at, timed, p.Peer, p.Term, "lease reset", fmt.Sprintf("drops its term-%s ht lease to %s", termText(term), htText(ev.Expiry)), from)
@@ -529,7 +531,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 			detail = fmt.Sprintf("waits: previous leader's lease may run %s more", ev.Remaining)
 			if prev := t.previousLeader(p.Peer, p.Term); prev != nil && timed && ev.Remaining.Inf == 0 {
 				t.Leases = append(t.Leases, LeaseFact{Holder: prev.Peer, Term: prev.Term, Kind: WallLeaseKind,
-					Until: at.Add(time.Duration(ev.Remaining.Millis) * time.Millisecond), Seen: p.Peer, How: "still running", From: from})
+					Until: at.Add(time.Duration(ev.Remaining.Millis) * time.Millisecond), Seen: p.Peer, How: "still running", From: from, At: at})
 			}
 		}
 		t.row(at, timed, p.Peer, p.Term, "lease wait", detail, from)

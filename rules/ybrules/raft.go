@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/logsleuth/logsleuth/grammar/ybval"
 	"github.com/logsleuth/logsleuth/parse/yb"
 	"github.com/logsleuth/logsleuth/replay/ybstate"
 	"github.com/logsleuth/logsleuth/rules"
@@ -166,6 +167,7 @@ func (p *Pack) finishRaft() {
 	for _, tablet := range rs.raft.Tablets() {
 		t := rs.raft.Tablet(tablet)
 		p.earlyRevocations(rs, t)
+		p.replicatedPast(t)
 		p.storms(t)
 		p.writeOverlaps(rs, t)
 		p.noteNoOps(t)
@@ -202,6 +204,10 @@ type heldLease struct {
 	end    int64 // microseconds since the epoch
 	endStr string
 	from   ybstate.From
+	// taken is when the holder had the lease at the latest, in
+	// microseconds since the epoch, or 0 when unknown: the time an MVCC
+	// dump shows it taken at, else the line that printed it.
+	taken int64
 }
 
 // leasesOf gathers the leases of tablet from Raft lines and MVCC dumps.
@@ -215,13 +221,23 @@ func (p *Pack) leasesOf(t *ybstate.TabletRaft) []heldLease {
 		if l.Kind == ybstate.WallLeaseKind {
 			end = l.Until.UTC().Format("15:04:05.000000") + " (wall clock of " + shortID(l.Seen) + ")"
 		}
-		out = append(out, heldLease{holder: l.Holder, term: l.Term, kind: l.Kind, seen: l.Seen, end: l.EndMicros(), endStr: end, from: l.From})
+		h := heldLease{holder: l.Holder, term: l.Term, kind: l.Kind, seen: l.Seen, end: l.EndMicros(), endStr: end, from: l.From}
+		if l.At.IsZero() {
+			h.taken = 0
+		} else {
+			h.taken = l.At.UnixMicro()
+		}
+		out = append(out, h)
 	}
 	for _, l := range p.st.Leases(t.Tablet) {
 		if l.Holder == "" || l.Term < 0 || !l.Expiry.Valid() || l.Expiry.IsMin() {
 			continue
 		}
-		out = append(out, heldLease{holder: l.Holder, term: l.Term, kind: ybstate.HTLeaseKind, seen: l.Holder, end: int64(l.Expiry.Physical), endStr: l.Expiry.String(), from: l.From})
+		h := heldLease{holder: l.Holder, term: l.Term, kind: ybstate.HTLeaseKind, seen: l.Holder, end: int64(l.Expiry.Physical), endStr: l.Expiry.String(), from: l.From}
+		if l.Taken.Special == ybval.Normal {
+			h.taken = int64(l.Taken.Physical)
+		}
+		out = append(out, h)
 	}
 	return out
 }
