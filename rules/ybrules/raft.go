@@ -76,7 +76,9 @@ var raftCatalog = []rules.Rule{
 			"or another peer's log shows, had not run out), the new leader now writes and serves below a lease that " +
 			"leader may still read under: the root cause of the `hybrid time too low` FATALs of issue #19447, where the " +
 			"term-2 leader replicated its own lease while the term-1 lease ran, and the term-3 leader revoked the term-2 " +
-			"lease and wrote below the term-1 one. Wall times are compared with hybrid times as UTC microseconds; " +
+			"lease and wrote below the term-1 one. The rule also flags that first half: a leader holding a replicated lease " +
+			"of its own while an earlier leader, by another peer's log, still led and held one. Wall times are compared " +
+			"with hybrid times as UTC microseconds; " +
 			"comparisons further apart than 10 minutes are skipped as clocks that are not UTC.",
 		Example: "T t P c [term 3 LEADER]: Revoked old leader b ht lease: { physical: 1696696747600000 }\n" +
 			"T t P a [term 3 FOLLOWER]: Reset our ht lease: { physical: 1696696746900000 }   (a led term 1, stepped down only now)",

@@ -85,7 +85,7 @@ func (p *Pack) replicatedPast(t *ybstate.TabletRaft) {
 			Subject: rules.Subject{System: "yb", Tablet: t.Tablet, Peer: own.holder},
 			Message: fmt.Sprintf("term-%d leader %s held a replicated %s of its own (to %s) at %s at the latest, while the term-%d leader %s still led and held its %s to %s, %.3f s more (%s): its followers now track only the newer lease",
 				own.term, own.holder, own.kind, own.endStr, at, best.term, best.holder, best.kind, best.endStr,
-				(time.Duration(best.end-had)*time.Microsecond).Seconds(), best.from.Pos),
+				(time.Duration(best.end-had) * time.Microsecond).Seconds(), best.from.Pos),
 			Evidence: ev,
 			Facts: map[string]string{
 				"leader": own.holder, "leader_term": fmt.Sprint(own.term), "own_lease_end": own.endStr,
