@@ -330,12 +330,19 @@ type BusyRefusal struct {
 }
 
 // PeerOf returns the replica an event is about: its own peer, or for a
-// line that printed none, the tablet server its source belongs to.
+// tablet server line that printed none (tablet_service.cc's DeleteTablet
+// and RBS refusals), the tablet server its source belongs to. Master lines
+// are never placed that way: a master log's prefixes name the master's own
+// sys catalog peer, not a replica of the tablet.
 func (c *Configs) PeerOf(e yb.Event) string {
 	if p := e.Rep().Peer; p != "" {
 		return p
 	}
-	return c.self[e.Info().Pos.Source]
+	switch e.(type) {
+	case *yb.DeleteTablet, *yb.RBSBusy:
+		return c.self[e.Info().Pos.Source]
+	}
+	return ""
 }
 
 // learnSelf records which tablet server wrote a source.

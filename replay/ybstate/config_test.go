@@ -176,3 +176,16 @@ func TestConfigsRBSSessions(t *testing.T) {
 	assert.Equal(t, "d.log", second.Done.Pos.Source, "the destination's own line marks the end")
 	assert.True(t, r.HoldsData())
 }
+
+// A master log's own prefixes (its sys catalog peer) must not place a
+// report that does not say who sent it.
+func TestConfigsMasterLinesNotPlacedBySource(t *testing.T) {
+	const master = "0a0b0c0d0e0f40a1b2c3d4e5f6a7b8c9"
+	log := "I0310 10:00:00.000000  2201 raft_consensus.cc:1] T 00000000000000000000000000000000 P " + master + " [term 1 LEADER]: Setting replicate pending config " + peerPB(master, "VOTER") + ", type = ADD_SERVER\n" +
+		"I0310 10:00:01.000000  2240 catalog_manager.cc:1] Tablet: " + tab + " reported consensus state change. New consensus state: current_term: 3 config { opid_index: 14 " + peerPB(pa, "VOTER") + " }\n"
+	c := fold(t, map[string]string{"master.log": log})
+	tc := c.LookupTablet(tab)
+	require.NotNil(t, tc)
+	assert.Equal(t, int64(14), tc.Committed.Index)
+	assert.Nil(t, tc.Lookup(master), "the report is not the master's replica")
+}
