@@ -424,6 +424,13 @@ func recoverySource(m parse.Meta, w Where, target, msg string) (parse.Event, msg
 		e.End = n
 	case strings.HasPrefix(msg, "recovery [phase2]: sending transaction log operations"):
 		e.Step = StepPhase2Send
+		if !strings.Contains(msg, "seq# from") {
+			// 7.x+: `(from [S] to [E]`, the required range unprinted.
+			if err := nums(msg, []string{"from", "to"}, &e.Start, &e.End); err != nil {
+				return fail(err)
+			}
+			return e, ""
+		}
 		n, r, err := numAfter(msg, "seq# from")
 		if err != nil {
 			return fail(err)

@@ -751,6 +751,15 @@ func (s *State) recoverySource(c *Copy, ev *es.RecoverySource) {
 			r.Kind = "ops"
 		}
 		r.Start, r.ReqFrom, r.ReqTo, r.Phase2 = ev.Start, ev.ReqFrom, ev.ReqTo, RefOf(ev)
+		if ev.ReqFrom < 0 {
+			// 7.x+ prints no required range; an ops-based recovery
+			// requires everything it sends, a file-based one an unknown
+			// tail of it.
+			r.ReqFrom, r.ReqTo = Unknown, Unknown
+			if r.Kind == "ops" {
+				r.ReqFrom, r.ReqTo = ev.Start, ev.End
+			}
+		}
 		if r.Kind == "ops" {
 			c.resetAbove(ev.Start - 1)
 		}

@@ -314,7 +314,7 @@ func (p *Pack) recoverySource(ev *es.RecoverySource) {
 		}
 		if len(reasons) > 0 {
 			p.add(OpsRange, rules.Derived, copySubject(c),
-				fmt.Sprintf("ops-based recovery of %s %s from %s sends from #%d (required [%d:%d]) but %s", c.Node, id, ev.Node, ev.Start, ev.ReqFrom, ev.ReqTo, strings.Join(reasons, "; ")),
+				fmt.Sprintf("ops-based recovery of %s %s from %s sends from #%d but %s", c.Node, id, ev.Node, ev.Start, strings.Join(reasons, "; ")),
 				append([]rules.Evidence{rules.Cite(ev)}, evidence...),
 				map[string]string{"start": fmt.Sprint(ev.Start), "required_from": fmt.Sprint(ev.ReqFrom), "required_to": fmt.Sprint(ev.ReqTo)}, c.Lines())
 		}
