@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
 	"github.com/logsleuth/logsleuth/render/timeline"
@@ -245,5 +246,114 @@ func TestBrowserSeeds(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// writePage writes the page of m to dir/name.html and returns its path.
+func writePage(t *testing.T, dir, name string, m *timeline.Model) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := timeline.WriteModel(&buf, m); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, name+".html")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestBrowserLogTextIsText opens a page whose log text, file name, finding
+// and facts hold markup and script, and checks in the browser that none of
+// it ran or became an element, and that it shows, as text, where an
+// engineer reads it.
+func TestBrowserLogTextIsText(t *testing.T) {
+	dir := artifacts(t)
+	b := newBrowser(t)
+	events, rep := hostileRun()
+	b.open(t, writePage(t, dir, "hostile", timeline.Build(events, rep)))
+	if n := eval[int](t, b, `document.querySelectorAll('img, iframe, object, embed').length + document.scripts.length`); n != 2 {
+		t.Errorf("the page has %d script/img/iframe elements, want its own 2 scripts", n)
+	}
+	clickMarker(t, b, 0)
+	if pwned := eval[bool](t, b, `window.__pwned !== undefined`); pwned {
+		t.Fatal("log text ran as script")
+	}
+	ev := eval[string](t, b, `document.querySelector('#detail-body .evidence').textContent`)
+	clean := strings.TrimSuffix(hostile, "\u2028")
+	if !strings.Contains(ev, "F1007 mvcc.cc:1] "+clean) {
+		t.Errorf("evidence does not show the log line as text: %q", ev)
+	}
+	if list := eval[string](t, b, `document.querySelector('#findings').textContent`); !strings.Contains(list, "message "+clean) {
+		t.Errorf("finding list does not show the message as text: %q", list)
+	}
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+}
+
+// TestBrowserConsoleErrorsSeen makes sure the console check of the other
+// tests can fail: an error thrown by a page is seen.
+func TestBrowserConsoleErrorsSeen(t *testing.T) {
+	dir := artifacts(t)
+	b := newBrowser(t)
+	events, rep := hostileRun()
+	b.open(t, writePage(t, dir, "console", timeline.Build(events, rep)))
+	eval[bool](t, b, `setTimeout(function(){ throw new Error('planted by the test') }, 0), true`)
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		for _, e := range b.consoleErrors() {
+			if strings.Contains(e, "planted by the test") {
+				return
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("a thrown error did not reach the console check: %q", b.consoleErrors())
+}
+
+// TestBrowserManyLanes draws a tablet with 400 peers and 40,000 events and
+// checks that the page draws only what is visible (a few lanes' worth of
+// elements, not the whole model), that scrolling to the end draws the last
+// lane, and that zooming on the axis narrows the visible range.
+func TestBrowserManyLanes(t *testing.T) {
+	dir := artifacts(t)
+	b := newBrowser(t)
+	events, rep := manyPeers(400, 100)
+	m := timeline.Build(events, rep)
+	b.open(t, writePage(t, dir, "many-lanes", m))
+
+	lanes := eval[int](t, b, `document.querySelectorAll('svg.lanes text.lbl').length`)
+	if lanes == 0 || lanes > 60 {
+		t.Errorf("%d lane labels drawn for 400 lanes, want only the visible ones", lanes)
+	}
+	elems := eval[int](t, b, `document.querySelectorAll('svg.lanes *').length`)
+	if elems > 20000 {
+		t.Errorf("%d SVG elements drawn: the page draws more than is visible", elems)
+	}
+	last := m.Panes[0].Groups[0].Lanes[len(m.Panes[0].Groups[0].Lanes)-1].Label
+	ok := eval[bool](t, b, fmt.Sprintf(`new Promise(r => { var s = document.querySelector('.scroll'); s.scrollTop = s.scrollHeight;
+		requestAnimationFrame(() => requestAnimationFrame(() => r(Array.from(document.querySelectorAll('svg.lanes text.lbl')).some(e => e.textContent === %q)))); })`, last), chromedp.EvalAwaitPromise)
+	if !ok {
+		t.Errorf("after scrolling to the end, lane %s is not drawn", last)
+	}
+
+	// Zoom: Ctrl+wheel over the lanes narrows the range the ruler shows.
+	before := eval[string](t, b, `document.querySelector('.pane-head .range').textContent`)
+	r := eval[rect](t, b, `(function(){var r=document.querySelector('svg.lanes').getBoundingClientRect(); return {X:r.x,Y:r.y,W:r.width,H:r.height};})()`)
+	if err := chromedp.Do(b.ctx, chromedp.MouseEvent(chromedp.MouseWheel, r.X+r.W*0.6, r.Y+40, func(p *input.DispatchMouseEventParams) {
+		p.DeltaY = -600
+		p.DeltaX = 0.01 // the protocol wants both, and omits a zero
+		p.Modifiers = 2 // Ctrl
+	})); err != nil {
+		t.Fatal(err)
+	}
+	after := eval[string](t, b, `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(document.querySelector('.pane-head .range').textContent))))`, chromedp.EvalAwaitPromise)
+	if before == after {
+		t.Errorf("Ctrl+wheel did not zoom: range still %q", after)
+	}
+	b.screenshot(t, filepath.Join(dir, "many-lanes.png"))
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
 	}
 }

@@ -66,6 +66,9 @@ type Lane struct {
 	Label string `json:"label"`
 	// Title is the lane's full name for the tooltip (labels shorten uuids).
 	Title string `json:"title"`
+	// Sub is a second label line: the log files that speak for the peer,
+	// which is how an engineer knows the nodes.
+	Sub string `json:"sub,omitempty"`
 	// Rows is, on the hybrid-time pane, how many MVCC entries the lane
 	// stacks top to bottom (its vertical axis is entry order); 0 on the
 	// wall pane, whose lanes have fixed rows (see the Row constants).

@@ -16,7 +16,9 @@ func ybLaneID(p, tablet, peer string) string { return p + "|1|" + tablet + "|" +
 
 // ybPeer is one replica's building state on the wall pane.
 type ybPeer struct {
-	id   string
+	id string
+	// srcs are the logs whose own lines speak for this replica.
+	srcs map[string]bool
 	wall *Lane
 	// role is the open term/role band, -1 when none.
 	role     int
@@ -76,6 +78,7 @@ func (y *ybBuilder) peer(tablet, peer string) *ybPeer {
 	}
 	p := &ybPeer{
 		id:         peer,
+		srcs:       map[string]bool{},
 		wall:       y.b.wall.lane("1|"+tablet, gl, ybLaneID("w", tablet, peer), label, title),
 		role:       -1,
 		term:       -1,
@@ -106,9 +109,9 @@ func (y *ybBuilder) htLane(tablet, peer string) *ybPeer {
 
 // subject is the replica an event is about, with a peer the line did not
 // print taken from the source's own lines.
-func (y *ybBuilder) subject(e yb.Event) (string, string) {
+func (y *ybBuilder) subject(e yb.Event) (tablet, peer string, own bool) {
 	r := e.Rep()
-	peer := r.Peer
+	peer = r.Peer
 	src := e.Info().Pos.Source
 	self := ""
 	if c, ok := e.(yb.ConfigEvent); ok {
@@ -121,10 +124,11 @@ func (y *ybBuilder) subject(e yb.Event) (string, string) {
 			y.srcPeer[src] = self
 		}
 	}
+	own = self != "" && self == peer
 	if peer == "" {
 		peer = y.srcPeer[src]
 	}
-	return r.Tablet, peer
+	return r.Tablet, peer, own
 }
 
 // event draws one YugabyteDB event; it reports false for other systems.
@@ -134,8 +138,11 @@ func (y *ybBuilder) event(e parse.Event) bool {
 		return false
 	}
 	b := y.b
-	tablet, peer := y.subject(ye)
+	tablet, peer, own := y.subject(ye)
 	p := y.peer(tablet, peer)
+	if own {
+		p.srcs[e.Info().Pos.Source] = true
+	}
 	if r := ye.Rep(); r.Term >= 0 && r.Peer == peer {
 		// A prefix is the weaker witness: a line printed mid-transition
 		// still shows the old role, so a prefix only moves a peer to a
@@ -237,13 +244,10 @@ func (y *ybBuilder) event(e parse.Event) bool {
 	case *yb.ConfigRequest:
 		b.mark(l, e, "config", fmt.Sprintf("ChangeConfig %s %s requested", ev.Type, short(ev.Server)))
 	case *yb.TabletReport:
-		if ev.HasConfig && !ev.Ignored {
+		if ev.HasConfig {
 			y.config(tablet, ev.Config, e)
 		}
 		what := "master: consensus state"
-		if ev.Ignored {
-			what = "master ignored report"
-		}
 		if ev.Term >= 0 {
 			what += fmt.Sprintf(" term %d", ev.Term)
 		}
@@ -723,6 +727,15 @@ func (y *ybBuilder) finish() {
 	})
 	for _, k := range keys {
 		p := y.peers[k]
+		var srcs []string
+		for src := range p.srcs {
+			srcs = append(srcs, src)
+		}
+		sort.Strings(srcs)
+		p.wall.Sub = strings.Join(srcs, ", ")
+		if p.ht != nil {
+			p.ht.Sub = p.wall.Sub
+		}
 		for i := range p.wall.Bands {
 			if bd := &p.wall.Bands[i]; bd.Open && bd.To < end {
 				bd.To = end

@@ -177,6 +177,10 @@
       }
     }
     this.rows = rows; this.total = y;
+    // A pane asks for the height of its lanes (and no more), so a pane
+    // with a few lanes leaves the room to the one with many.
+    this.el.style.flex = '1 1 ' + (y + 60) + 'px';
+    this.el.style.maxHeight = (y + 64) + 'px';
     this.request();
   };
 
@@ -282,17 +286,15 @@
     var defs = s('defs', {}, svg);
     var clip = s('clipPath', { id: 'clip' + this.index }, defs);
     s('rect', { x: LABEL_W, y: 0, width: W - LABEL_W - RIGHT_PAD + 8, height: H }, clip);
-    var bg = s('g', {}, svg), grid = s('g', {}, svg), body = s('g', { 'clip-path': 'url(#clip' + this.index + ')' }, svg), labels = s('g', {}, svg);
+    var bg = s('g', {}, svg), over = s('g', {}, svg), grid = s('g', {}, svg), body = s('g', { 'clip-path': 'url(#clip' + this.index + ')' }, svg), labels = s('g', {}, svg);
     // Pane-wide spans (a disruption) under everything.
     var spans = this.m.spans || [];
     for (var si = 0; si < spans.length; si++) {
       var sp = spans[si];
       if (sp.b < this.t0 || sp.a > this.t1) continue;
       var x0 = Math.max(LABEL_W, this.x(sp.a)), x1 = Math.min(W - RIGHT_PAD, this.x(sp.b));
-      var r = s('rect', { x: x0, y: 0, width: Math.max(2, x1 - x0), height: H, fill: BAND.disruption[0], stroke: '#d1242f', 'stroke-opacity': 0.3, 'stroke-dasharray': '3 3', 'data-ref': this.refs.length }, bg);
-      this.refs.push({ kind: 'disruption', item: sp, band: true });
-      stext(bg, x0 + 4, 12, 'tick', 'disruption', null).setAttribute('fill', '#d1242f');
-      r.setAttribute('fill-opacity', 1);
+      s('rect', { x: x0, y: 0, width: Math.max(2, x1 - x0), height: H, fill: BAND.disruption[0], stroke: '#d1242f', 'stroke-opacity': 0.35, 'stroke-dasharray': '4 3', 'data-ref': this.refs.length }, over);
+      this.refs.push({ kind: 'network disruption', item: sp, band: true });
     }
     // Vertical grid at the ruler's ticks.
     for (var gi = 0; gi < this.ticks.length; gi++) {
@@ -315,10 +317,12 @@
       s('line', { x1: 0, x2: W, y1: y + row.h - 0.5, y2: y + row.h - 0.5, stroke: '#eef1f4' }, bg);
       s('rect', { x: 0, y: y, width: LABEL_W - 6, height: row.h, fill: row.alt ? '#f6f8fa' : '#fbfcfd' }, labels);
       s('line', { x1: LABEL_W - 6, x2: LABEL_W - 6, y1: y, y2: y + row.h, stroke: '#d9dee4' }, labels);
-      var lt = stext(labels, 12, y + 16, 'lbl mono', l.label);
-      var title = s('title', {}, lt); title.textContent = l.title;
-      if (this.m.axis === 'ht') stext(labels, 12, y + 30, 'tick', (l.rows || 0) + ' entries ↓');
-      else if (l.series && l.series.length) stext(labels, 12, y + 30, 'tick', 'seq# ' + l.ymin + '…' + l.ymax);
+      var lg = s('g', {}, labels);
+      s('title', {}, lg).textContent = l.title;
+      stext(lg, 12, y + 16, 'lbl mono', l.label);
+      if (l.sub) stext(labels, 12, y + 29, 'tick', l.sub.length > 28 ? l.sub.slice(0, 27) + '…' : l.sub);
+      if (this.m.axis === 'ht') stext(labels, 12, y + (l.sub ? 42 : 29), 'tick', (l.rows || 0) + ' entries ↓');
+      else if (l.series && l.series.length) stext(labels, 12, y + (l.sub ? 42 : 29), 'tick', 'seq# ' + (l.ymin || 0) + '…' + (l.ymax || 0));
       drawn += this.drawLane(body, l, y, row.h);
     }
     this.drawFindings(body, top, H);
@@ -333,6 +337,14 @@
     s('rect', { x: 0, y: 0, width: W, height: 26, fill: '#ffffff' }, r);
     s('line', { x1: 0, x2: W, y1: 25.5, y2: 25.5, stroke: '#d9dee4' }, r);
     stext(r, 10, 17, 'tick', this.m.axis === 'ht' ? 'ht (physical µs) →' : this.m.axis === 'order' ? 'event # →' : 'wall time →');
+    var spans = this.m.spans || [];
+    for (var si = 0; si < spans.length; si++) {
+      var sp = spans[si];
+      if (sp.b < this.t0 || sp.a > this.t1) continue;
+      var x0 = Math.max(LABEL_W, this.x(sp.a)), x1 = Math.min(W - RIGHT_PAD, this.x(sp.b));
+      s('rect', { x: x0, y: 16, width: Math.max(2, x1 - x0), height: 9, fill: '#fde2e4' }, r);
+      if (x1 - x0 > 70) stext(r, x0 + 3, 24, 'tick', 'disruption').setAttribute('fill', '#d1242f');
+    }
     var step = tickStep(this.t1 - this.t0, W - LABEL_W - RIGHT_PAD);
     this.ticks = [];
     var first = Math.ceil(this.t0 / step) * step;
@@ -393,7 +405,7 @@
     var self = this, lastX = null, lastY = null;
     var vy = function (v) {
       var top = y + 46, bot = y + hgt - 8;
-      if (l.ymax === l.ymin) return (top + bot) / 2;
+      if ((l.ymax || 0) === (l.ymin || 0)) return (top + bot) / 2;
       return bot - (v - (l.ymin || 0)) / ((l.ymax || 0) - (l.ymin || 0)) * (bot - top);
     };
     for (var i = 0; i < pts.length; i++) {
@@ -647,9 +659,7 @@
     if (M.notes && M.notes.length) document.getElementById('notes').textContent = M.notes.join('; ');
     var host = document.getElementById('panes');
     M.panes.forEach(function (p, i) {
-      var pv = new Pane(p, i, host);
-      pv.el.style.flex = p.axis === 'ht' ? '2 1 0' : '3 1 0';
-      panes.push(pv);
+      panes.push(new Pane(p, i, host));
     });
     buildSide();
     buildLegend();
