@@ -141,3 +141,21 @@ I1007 16:39:00.100000 1 raft_consensus.cc:1] T tab : Advancing to term 9
 	assert.Len(t, steps, 2)
 	assert.Empty(t, r.Tablets())
 }
+
+// Each source says which peers it speaks for, whatever the merge order.
+func TestRaftPeersBySource(t *testing.T) {
+	var all []parse.Event
+	for _, in := range []struct{ name, log string }{
+		{"b.log", "I1007 16:39:00.100000 1 raft_consensus.cc:1] T t1 P p2 [term 1 FOLLOWER]: Advancing to term 2\nI1007 16:39:00.200000 1 raft_consensus.cc:1] T t2 P p2 [term 1 FOLLOWER]: Advancing to term 2\n"},
+		{"a.log", "I1007 16:39:00.150000 1 raft_consensus.cc:1] T t1 P p1 [term 1 FOLLOWER]: Advancing to term 2\nI1007 16:39:00.160000 1 raft_consensus.cc:1] T t1 P p3 [term 1 FOLLOWER]: Advancing to term 2\n"},
+	} {
+		res, err := parse.Scan(strings.NewReader(raftHeader+in.log), in.name, []parse.System{yb.System}, parse.Options{})
+		require.NoError(t, err)
+		all = append(all, res.Events...)
+	}
+	got := ybstate.PeersBySource(all)
+	assert.Equal(t, []ybstate.SourcePeers{
+		{Source: "a.log", Peers: []string{"p1", "p3"}, Tablets: 1},
+		{Source: "b.log", Peers: []string{"p2"}, Tablets: 2},
+	}, got)
+}

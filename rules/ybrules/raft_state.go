@@ -1,6 +1,7 @@
 package ybrules
 
 import (
+	"io"
 	"runtime"
 	"sync"
 	"weak"
@@ -51,3 +52,10 @@ func raftOf(p *Pack) *raftState {
 // Raft is the merged Raft view the pack replayed, for `logsleuth state
 // --tablet T`.
 func (p *Pack) Raft() *ybstate.Raft { return raftOf(p).raft }
+
+// Timeline writes tablet's Raft history with the MVCC-dump leases the
+// pack replayed, for `logsleuth state --tablet T`. Log text in it is the
+// caller's to sanitise.
+func (p *Pack) Timeline(w io.Writer, tablet string) {
+	raftOf(p).raft.Timeline(w, tablet, p.st.Leases(tablet))
+}

@@ -84,7 +84,7 @@ func TestRaftScenarios(t *testing.T) {
 			td.ScanArgs(t, "tablet", &tablet)
 			p := replayLogs(t, readDir(t, dir))
 			var b strings.Builder
-			p.Raft().Timeline(&b, tablet, p.State().Leases(tablet))
+			p.Timeline(&b, tablet)
 			return b.String()
 		}
 		t.Fatalf("unknown command %q", td.Cmd)
