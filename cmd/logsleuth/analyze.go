@@ -46,7 +46,7 @@ input could not be read (the rest was still analysed); 3 usage error.`,
   logsleuth analyze --format json bundle/ > findings.json
   logsleuth analyze -o markdown=report.md -o sarif=logsleuth.sarif -o junit=logsleuth.xml artifacts/
   logsleuth analyze --baseline known.json --fail-on warning artifacts/
-  logsleuth analyze --rules yb/mvcc,!yb/mvcc/queue-order --tablet 35ef051e15e047b199c820302dc42998 tserver.log`,
+  logsleuth analyze --rules 'yb/mvcc,!yb/mvcc/queue-order' --tablet 35ef051e15e047b199c820302dc42998 tserver.log`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return analyzeRun(ios, opts, args)
