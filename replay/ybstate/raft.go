@@ -125,7 +125,9 @@ type LeaseFact struct {
 	// Until is the lease end on the printing peer's wall clock
 	// (WallLeaseKind): the line's time plus the time it said was left.
 	Until time.Time
-	// Seen is the peer whose log printed it, and How the line's meaning.
+	// Seen is the peer whose log printed it, and How what the line was:
+	// "revoked" (a new leader revoking it), "reset by holder" (the holder
+	// dropping it) or "waited on" (a new leader waiting it out).
 	Seen string
 	How  string
 	From From
@@ -147,11 +149,11 @@ func (l LeaseFact) String() string {
 	if l.Term >= 0 {
 		term = fmt.Sprintf("term %d", l.Term)
 	}
-	end := l.Expiry.String()
+	end := htText(l.Expiry)
 	if l.Kind == WallLeaseKind {
-		end = stamp(l.Until)
+		end = clock(l.Until) + " on the clock of " + short(l.Seen)
 	}
-	return fmt.Sprintf("%s of %s (%s) to %s, %s by %s (%s)", l.Kind, orUnknown(l.Holder), term, end, l.How, orUnknown(l.Seen), l.From.Pos)
+	return fmt.Sprintf("%s of %s (%s) to %s: %s, in the log of %s (%s)", l.Kind, orUnknown(l.Holder), term, end, l.How, orUnknown(l.Seen), l.From.Pos)
 }
 
 // Revocation is a leader clearing its record of an older leader's lease:
@@ -531,7 +533,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 			detail = fmt.Sprintf("waits: previous leader's lease may run %s more", ev.Remaining)
 			if prev := t.previousLeader(p.Peer, p.Term); prev != nil && timed && ev.Remaining.Inf == 0 {
 				t.Leases = append(t.Leases, LeaseFact{Holder: prev.Peer, Term: prev.Term, Kind: WallLeaseKind,
-					Until: at.Add(time.Duration(ev.Remaining.Millis) * time.Millisecond), Seen: p.Peer, How: "still running", From: from, At: at})
+					Until: at.Add(time.Duration(ev.Remaining.Millis) * time.Millisecond), Seen: p.Peer, How: "waited on", From: from, At: at})
 			}
 		}
 		t.row(at, timed, p.Peer, p.Term, "lease wait", detail, from)
