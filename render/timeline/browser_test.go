@@ -3,6 +3,7 @@ package timeline_test
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -22,6 +23,16 @@ import (
 // program, and only a browser shows whether it draws, answers clicks and
 // keeps log text as text. They skip when no Chromium is installed (CI
 // installs the Debian packages chromium and chromium-driver).
+
+// docs asks TestBrowserSeeds to refresh the README's screenshot,
+// docs/timeline.png, from the Raft seed scenario:
+//
+//	go test ./render/timeline -run TestBrowserSeeds -docs
+var docs = flag.Bool("docs", false, "write docs/timeline.png from the Raft seed scenario")
+
+// docsSeed is the seed whose page the README shows: the founding
+// incident's root cause across three peers.
+const docsSeed = "yb-raft-early-revocation"
 
 // chromium returns the browser binary: $LOGSLEUTH_CHROME, else the first of
 // the usual names on $PATH.
@@ -113,7 +124,7 @@ func (b *browser) open(t *testing.T, path string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := chromedp.Do(b.ctx, chromedp.Navigate("file://"+abs)); err != nil {
+	if err := chromedp.Do(b.ctx, chromedp.EmulateViewport(1600, 1000), chromedp.Navigate("file://"+abs)); err != nil {
 		t.Fatalf("open %s: %v", path, err)
 	}
 	ready := `!!(window.__timeline && window.__timeline.ready && document.querySelector('svg.lanes').childNodes.length)`
@@ -210,6 +221,9 @@ func TestBrowserSeeds(t *testing.T) {
 			f := rep.Findings[first]
 			clickMarker(t, b, first)
 			b.screenshot(t, filepath.Join(dir, s.name+".png"))
+			if *docs && s.name == docsSeed {
+				b.screenshot(t, filepath.Join("..", "..", "docs", "timeline.png"))
+			}
 			title := eval[string](t, b, `document.querySelector('#detail-body .dtitle').textContent`)
 			if !strings.Contains(title, f.Rule) {
 				t.Errorf("after clicking the flag of %s, details title = %q", f.Rule, title)

@@ -153,7 +153,7 @@
 
   Pane.prototype.laneHeight = function (l) {
     if (this.m.axis === 'ht') return Math.max(64, Math.min(320, (l.rows || 1) * 8 + 24));
-    return l.series && l.series.length ? 104 : 48;
+    return l.series && l.series.length ? 112 : 58;
   };
 
   // layout flattens the groups and lanes that pass the filter into rows
@@ -362,7 +362,7 @@
     return y + 12 + (hgt - 24) * ((l.rows || 1) > 1 ? row / n : 0.5);
   };
 
-  var WALL_ROWS = [[4, 9], [14, 5], [20, 5], [26, 5]];
+  var WALL_ROWS = [[5, 11], [18, 6], [26, 6], [34, 6]];
 
   Pane.prototype.drawLane = function (g, l, y, hgt) {
     var count = 0, ht = this.m.axis === 'ht', W = this.width;
@@ -378,7 +378,7 @@
       if (b.o) rect.setAttribute('fill-opacity', 0.75);
       this.refs.push({ lane: l, item: b, band: true });
       if (!ht && b.r === 0 && x1 - x0 > 60) {
-        var tt = stext(g, x0 + 4, by + 7.5, 'bandtext', b.t);
+        var tt = stext(g, x0 + 4, by + 8.5, 'bandtext', b.t);
         if (b.k === 'leader') tt.setAttribute('fill', '#ffffff');
       }
       count++;
@@ -388,7 +388,7 @@
     var marks = l.marks || [], start = lowerBound(marks, this.t0), last = {};
     for (var mi = start; mi < marks.length && marks[mi].a <= this.t1; mi++) {
       var m = marks[mi], mx = this.x(m.a);
-      var my = ht ? this.rowY(l, y, hgt, m.r || 0) : y + 38;
+      var my = ht ? this.rowY(l, y, hgt, m.r || 0) : y + 48;
       var key = m.k + '|' + (ht ? m.r || 0 : 0);
       if (last[key] !== undefined && mx - last[key] < 1.5) continue; // same pixel: drawn once
       last[key] = mx;
@@ -404,7 +404,7 @@
     if (!pts.length) return 0;
     var self = this, lastX = null, lastY = null;
     var vy = function (v) {
-      var top = y + 46, bot = y + hgt - 8;
+      var top = y + 58, bot = y + hgt - 8;
       if ((l.ymax || 0) === (l.ymin || 0)) return (top + bot) / 2;
       return bot - (v - (l.ymin || 0)) / ((l.ymax || 0) - (l.ymin || 0)) * (bot - top);
     };
@@ -474,7 +474,7 @@
         if (y + ly.h < 0 || y > H) continue;
         var x = this.x(loc.a), c = SEV[f.sev] || '#57606a', sel = fi === state.finding;
         var lane = this.laneById(loc.l);
-        var cy = this.m.axis === 'ht' && lane ? this.rowY(lane, y, ly.h, loc.r || 0) : y + 38;
+        var cy = this.m.axis === 'ht' && lane ? this.rowY(lane, y, ly.h, loc.r || 0) : y + 48;
         // Findings at the same place share the ring and line; their flags
         // stand side by side so each can be clicked.
         var key = loc.l + '|' + Math.round(x / 4), k = stack[key] || 0;
@@ -618,7 +618,7 @@
     M.findings.forEach(function (f, i) {
       var li = h('li');
       li.setAttribute('data-finding', i);
-      var r = h('div', 'rule'); r.appendChild(h('span', 'sevdot ' + f.sev)); r.appendChild(document.createTextNode(f.rule + '  (' + f.origin + ')'));
+      var r = h('div', 'rule'); r.appendChild(h('span', 'num ' + f.sev, String(i + 1))); r.appendChild(document.createTextNode(f.rule + '  (' + f.origin + ')'));
       li.appendChild(r);
       li.appendChild(h('div', 'subj', f.subject));
       li.appendChild(h('div', 'msg', f.msg));
