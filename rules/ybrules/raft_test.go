@@ -144,3 +144,32 @@ func blocks(s string) string {
 	sort.Strings(bs)
 	return strings.Join(bs, "")
 }
+
+// Findings carry the peer's replica and Raft state from before the break.
+func TestRaftFindingState(t *testing.T) {
+	find := func(fs []rules.Finding, rule, src string, line int) rules.Finding {
+		t.Helper()
+		for _, f := range fs {
+			if f.Rule == rule && f.Pos().Source == src && f.Pos().Line == line {
+				return f
+			}
+		}
+		t.Fatalf("no %s at %s:%d in\n%s", rule, src, line, summarize(fs))
+		return rules.Finding{}
+	}
+	fs := analyzeLogs(t, readDir(t, "seed-early-revocation"))
+	rv := strings.Join(find(fs, ybrules.EarlyRevocation, "ts-3.log", 16).State, "\n")
+	for _, want := range []string{"role: LEADER", "raft term: 3", "leads term: 3", "leader of term 2: 2a4c6e8f0b1d4f3a5c7e9a0b2d4f6a8c (ts-2.log:12, until ts-2.log:17)"} {
+		if !strings.Contains(rv, want) {
+			t.Errorf("early-revocation state lacks %q:\n%s", want, rv)
+		}
+	}
+	// Before the revocation ts-3 had not seen ts-1's reset (logged later).
+	if strings.Contains(rv, "ts-1.log:14") {
+		t.Errorf("early-revocation state shows a line logged after the break:\n%s", rv)
+	}
+	dv := strings.Join(find(analyzeLogs(t, readDir(t, "double-vote")), ybrules.DoubleVote, "ts-3.log", 10).State, "\n")
+	if !strings.Contains(dv, "voted in term 5 for: 1f0e3c5a7b9d4e6f8a0b2c4d6e8f0a1b (ts-3.log:9)") || strings.Contains(dv, "ts-3.log:10") {
+		t.Errorf("double-vote state is not the state before the second vote:\n%s", dv)
+	}
+}
