@@ -117,9 +117,29 @@ func (r *Recovery) String() string {
 	return s
 }
 
-// Describe prints one shard's copies, each fact with the line it came
-// from; it backs `logsleuth state`.
+// Describe prints shard copies, each fact with the line it came from; it
+// backs `logsleuth state`. An empty index means every shard; a negative
+// shard every shard of index.
 func (s *State) Describe(w io.Writer, index string, shard int) error {
+	if index == "" {
+		return s.DescribeAll(w)
+	}
+	if shard < 0 {
+		n := 0
+		for _, id := range s.ShardIDs() {
+			if id.Index == index {
+				n++
+				if err := s.Shards[id].describe(w); err != nil {
+					return err
+				}
+			}
+		}
+		if n == 0 {
+			_, err := fmt.Fprintf(w, "[%s]: no events\n", index)
+			return err
+		}
+		return nil
+	}
 	sh := s.Shards[ShardID{index, shard}]
 	if sh == nil {
 		_, err := fmt.Fprintf(w, "[%s][%d]: no events\n", index, shard)

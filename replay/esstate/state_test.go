@@ -153,3 +153,19 @@ func TestDescribeIsDeterministic(t *testing.T) {
 	require.NoError(t, New().Describe(&b, "nope", 0))
 	assert.Equal(t, "[nope][0]: no events\n", b.String())
 }
+
+func TestDescribeFilters(t *testing.T) {
+	s := fold(t, dump+"routing_table (version 4):\n--------[j][2], node[ID0000000000000000000a], [P], s[STARTED], a[id=J2]\n")
+	var all, idx, one strings.Builder
+	require.NoError(t, s.Describe(&all, "", 0))
+	require.NoError(t, s.Describe(&idx, "j", -1))
+	require.NoError(t, s.Describe(&one, "i", 0))
+	assert.Contains(t, all.String(), "[i][0] primary n1")
+	assert.Contains(t, all.String(), "[j][2] primary n0")
+	assert.NotContains(t, idx.String(), "[i][0]")
+	assert.Contains(t, idx.String(), "[j][2]")
+	assert.Equal(t, all.String(), one.String()+idx.String())
+	var none strings.Builder
+	require.NoError(t, s.Describe(&none, "k", -1))
+	assert.Equal(t, "[k]: no events\n", none.String())
+}
