@@ -13,6 +13,25 @@ import (
 // Unknown marks a number the logs have not shown yet.
 const Unknown int64 = -3
 
+// MaxOps bounds the ops kept per copy and per shard history: the rules
+// look at seq#s near the checkpoints and the recoveries, so a long TRACE
+// log keeps only its newest MaxOps seq#s instead of every line it read.
+const MaxOps = 1 << 17
+
+// prune drops the lowest seq#s of m once it outgrows MaxOps by a quarter,
+// so the cost is amortised over many inserts.
+func prune(m map[int64]OpRef, max int64) {
+	if len(m) <= MaxOps+MaxOps/4 {
+		return
+	}
+	floor := max - MaxOps
+	for q := range m {
+		if q <= floor {
+			delete(m, q)
+		}
+	}
+}
+
 // Ref points at the log line a fact came from, for evidence and printouts.
 type Ref struct {
 	Source string
@@ -667,6 +686,8 @@ func (s *State) op(ev *es.Op) {
 	if h, ok := sh.History[o.Seq]; !o.Isolated && (!ok || !o.Estimated || h.Estimated) {
 		sh.History[o.Seq] = o
 	}
+	prune(c.Ops, c.MaxSeqNo)
+	prune(sh.History, c.MaxSeqNo)
 }
 
 // forgetStale drops stale ops a deleted commit was the last holder of.

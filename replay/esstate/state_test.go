@@ -169,3 +169,18 @@ func TestDescribeFilters(t *testing.T) {
 	require.NoError(t, s.Describe(&none, "k", -1))
 	assert.Equal(t, "[k]: no events\n", none.String())
 }
+
+// A long log keeps only the newest MaxOps seq#s per copy.
+func TestOpsAreBounded(t *testing.T) {
+	m := map[int64]OpRef{}
+	for q := range int64(MaxOps + MaxOps/4 + 1) {
+		m[q] = OpRef{Seq: q}
+	}
+	max := int64(MaxOps + MaxOps/4)
+	prune(m, max)
+	assert.Len(t, m, MaxOps)
+	_, low := m[max-MaxOps]
+	_, high := m[max-MaxOps+1]
+	assert.False(t, low)
+	assert.True(t, high)
+}
