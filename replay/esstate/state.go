@@ -679,7 +679,7 @@ func (s *State) op(ev *es.Op) {
 	if o.Seq > c.MaxSeqNo {
 		c.MaxSeqNo = o.Seq
 	}
-	if r := c.Recovery(); r != nil && !r.Done && r.Received != nil {
+	if r := c.Recovery(); r != nil && !r.Done && r.Received != nil && len(r.Received) < MaxOps {
 		r.Received[o.Seq] = o.At
 	}
 	// A printed seq# beats an estimate; an estimate never replaces one.
