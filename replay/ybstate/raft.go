@@ -518,9 +518,9 @@ func (r *Raft) Apply(e yb.Event) Step {
 		if timed && usable(ev.HT, ev.Expiry, ev.Since) {
 			t.Leases = append(t.Leases, f)
 		}
-		if p.Leading >= 0 {
-			t.endLeading(p, at, from, "reset its lease")
-		}
+		// Not a step-down: builds of 2020 print it as the winner of an
+		// election takes over (its old lease long over), newer ones when
+		// a leader's lease lapses. Role and term lines say when it gave up.
 	case *yb.OldLeaseWait:
 		detail := "waits: an old leader may hold a lease"
 		if ev.HT {

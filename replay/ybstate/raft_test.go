@@ -159,3 +159,26 @@ func TestRaftPeersBySource(t *testing.T) {
 		{Source: "b.log", Peers: []string{"p2"}, Tablets: 2},
 	}, got)
 }
+
+// The order a 2020 build logs a win in: the prefix still says FOLLOWER,
+// a `Reset our lease` of a lease long over comes between, the role update
+// has no term in its prefix. The new leader leads on.
+func TestRaftWinSequence2020(t *testing.T) {
+	r, steps := foldRaft(t, `I1007 16:39:00.100000 1 raft_consensus.cc:2858] T tab P w [term 1 FOLLOWER]: Leader election won for term 1
+I1007 16:39:00.100300 1 replica_state.cc:1114] T tab P w [term 1 FOLLOWER]: Reset our lease: 568.891s
+I1007 16:39:00.100700 1 consensus_meta.cc:282] T tab P w: Updating active role from FOLLOWER to LEADER. Consensus state: current_term: 1 leader_uuid: "w"
+I1007 16:39:00.101000 1 raft_consensus.cc:838] T tab P w [term 1 LEADER]: Becoming Leader. State: Replica: w, State: 1, Role: LEADER, Watermarks: {Received: 0.0 Committed: 0.0} Leader: 0.0
+`)
+	tr := r.Tablet("tab")
+	l := tr.Leadership("w", 1)
+	require.NotNil(t, l)
+	assert.False(t, l.Ended)
+	assert.Equal(t, 2, l.Since.Pos.Line)
+	for i, st := range steps {
+		assert.Empty(t, st.Rivals, "step %d", i)
+		assert.False(t, st.TermBack, "step %d", i)
+	}
+	require.Len(t, tr.Leases, 1)
+	assert.Equal(t, "reset by holder", tr.Leases[0].How)
+	assert.Equal(t, int64(1), tr.Leases[0].Term)
+}
