@@ -2,6 +2,8 @@ package es
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -94,7 +96,15 @@ func TestDecoder(t *testing.T) {
 		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
 			switch d.Cmd {
 			case "parse":
-				res := scan(t, d.Input+"\n")
+				input := d.Input + "\n"
+				if d.HasArg("file") {
+					var f string
+					d.ScanArgs(t, "file", &f)
+					data, err := os.ReadFile(filepath.Join("../../testdata/es", f))
+					require.NoError(t, err)
+					input = string(data)
+				}
+				res := scan(t, input)
 				var b strings.Builder
 				for _, e := range res.Events {
 					b.WriteString(Dump(e) + "\n")
