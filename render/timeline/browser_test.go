@@ -156,6 +156,37 @@ func clickMarker(t *testing.T, b *browser, i int) {
 	}
 }
 
+// hoverAndClickMark moves the mouse onto a mark and clicks it, checking the tooltip and the details cite a
+// source:line the model holds.
+func hoverAndClickMark(t *testing.T, b *browser) {
+	t.Helper()
+	// The first mark no flag covers: what the mouse would reach.
+	r := eval[rect](t, b, `(function(){
+		var ms = document.querySelectorAll('.pane svg.lanes .mark');
+		for (var i = 0; i < ms.length; i++) {
+			var r = ms[i].getBoundingClientRect(), e = document.elementFromPoint(r.x + r.width/2, r.y + r.height/2);
+			var hit = e && e.closest && e.closest('[data-ref]');
+			if (hit && hit.getAttribute('data-ref') === ms[i].getAttribute('data-ref') && !hit.closest('.finding-marker')) return {X:r.x,Y:r.y,W:r.width,H:r.height};
+		}
+		return null;
+	})()`)
+	x, y := r.X+r.W/2, r.Y+r.H/2
+	if err := chromedp.Do(b.ctx, chromedp.MouseEvent(chromedp.MouseMoved, x, y)); err != nil {
+		t.Fatal(err)
+	}
+	tip := eval[string](t, b, `(function(){var t=document.getElementById('tip'); return t.style.display === 'block' ? t.textContent : '';})()`)
+	if !strings.Contains(tip, ".log:") {
+		t.Errorf("hovering a mark: tooltip %q has no source:line", tip)
+	}
+	if err := chromedp.Do(b.ctx, chromedp.MouseClickXY(x, y)); err != nil {
+		t.Fatal(err)
+	}
+	ev := eval[string](t, b, `(document.querySelector('#detail-body .evidence .pos')||{textContent:''}).textContent`)
+	if !strings.Contains(ev, ".log:") || !strings.Contains(tip, ev) {
+		t.Errorf("clicking a mark: details cite %q, tooltip %q", ev, tip)
+	}
+}
+
 func (b *browser) screenshot(t *testing.T, path string) {
 	t.Helper()
 	png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
@@ -244,6 +275,10 @@ func TestBrowserSeeds(t *testing.T) {
 					t.Errorf("details lack fact %s=%s: %q", k, v, facts)
 				}
 			}
+
+			// Hovering a mark shows what it is and its log line; clicking
+			// it puts the line in the details.
+			hoverAndClickMark(t, b)
 
 			// Selecting each finding from the side list brings its flag
 			// into view, selected.
