@@ -173,3 +173,29 @@ func TestRaftFindingState(t *testing.T) {
 		t.Errorf("double-vote state is not the state before the second vote:\n%s", dv)
 	}
 }
+
+// glog prints local time. On hosts five hours behind UTC every wall time
+// sits 5 h before the hybrid times: comparing the two would call every ht
+// lease still running, so those comparisons are skipped. Wall-clock lease
+// ends (from `Reset our lease`, `Previous leader's lease ... remaining`)
+// shift with the logs and still compare, so the incident is still found,
+// on the lease, not the ht lease.
+func TestRaftNonUTCClocks(t *testing.T) {
+	logs := readDir(t, "seed-early-revocation")
+	for n, s := range logs {
+		logs[n] = strings.ReplaceAll(s, "1007 16:", "1007 11:")
+	}
+	n := 0
+	for _, f := range analyzeLogs(t, logs) {
+		if f.Rule != ybrules.EarlyRevocation {
+			continue
+		}
+		n++
+		if f.Facts["lease_kind"] != "lease" || f.Facts["holder"] != "1f0e3c5a7b9d4e6f8a0b2c4d6e8f0a1b" {
+			t.Errorf("compared an ht lease with wall times 5 h off:\n%s", summarize([]rules.Finding{f}))
+		}
+	}
+	if n != 2 {
+		t.Errorf("want the revocation and the replication past ts-1's lease, got %d", n)
+	}
+}
