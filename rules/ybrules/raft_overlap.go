@@ -78,10 +78,19 @@ func (p *Pack) writeOverlaps(rs *raftState, t *ybstate.TabletRaft) {
 				continue
 			}
 			ld := t.Leadership(l.Holder, l.Term)
-			if ld != nil && ld.Ended && !ld.EndAt.IsZero() && ld.EndAt.UnixMicro() <= int64(w.ht.Physical) {
-				// It had stepped down before this hybrid time: it served
-				// nothing at or above it.
-				continue
+			if ld != nil && ld.Ended && !ld.EndAt.IsZero() {
+				end := ld.EndAt.UnixMicro()
+				if gap := end - int64(w.ht.Physical); gap > maxLeaseGap.Microseconds() || -gap > maxLeaseGap.Microseconds() {
+					// The holder's clock is not UTC (or not this year):
+					// when it stepped down cannot be placed against the
+					// hybrid time.
+					continue
+				}
+				if end <= int64(w.ht.Physical) {
+					// It had stepped down before this hybrid time: it
+					// served nothing at or above it.
+					continue
+				}
 			}
 			if hit == nil || l.Expiry.Compare(hit.Expiry) > 0 {
 				hit, lead = l, ld
