@@ -84,6 +84,8 @@ func (p *Pack) Observe(e parse.Event) {
 		p.translogCheckpoint(ev)
 	case *es.RecoveryCommits:
 		p.recoveryCommits(ev)
+	case *es.CommitPolicy:
+		p.commitPolicy(ev)
 	case *es.RecoverySource:
 		p.recoverySource(ev)
 	case *es.RecoveryTarget:

@@ -123,6 +123,11 @@ func (p *Pack) recoveryCommits(ev *es.RecoveryCommits) {
 	if len(reasons) == 0 {
 		return
 	}
+	if c != nil {
+		if r := c.Recovery(); r != nil && r.Safe == nil && p.judged[judgedKey{UnsafeSafeCommit, r.Started}] {
+			return
+		}
+	}
 	var state []string
 	subj := subject(ev.Where, "")
 	if c != nil {
@@ -363,4 +368,40 @@ func (p *Pack) checkRange(e parse.Event, c *esstate.Copy) {
 		[]rules.Evidence{rules.Cite(e), cite(r.Phase2)},
 		map[string]string{"required_from": fmt.Sprint(r.ReqFrom), "required_to": fmt.Sprint(r.ReqTo), "missing": fmt.Sprint(len(missing)), "first_missing": fmt.Sprint(missing[0])},
 		c.Lines())
+}
+
+// commitPolicy checks CombinedDeletionPolicy's choice while the copy
+// recovers: a commit an earlier recovery should have deleted is not safe,
+// whatever its numbers say.
+func (p *Pack) commitPolicy(ev *es.CommitPolicy) {
+	id, ok := shardOf(ev.Where)
+	if !ok || ev.Action != "safe" {
+		return
+	}
+	c := p.st.Lookup(id, ev.Node)
+	if c == nil || !c.Recovering() {
+		return
+	}
+	cr := c.FindCommit(ev.Commit)
+	if cr == nil || !cr.ShouldDelete || cr.Deleted {
+		return
+	}
+	if r := c.Recovery(); r != nil && p.judged[judgedKey{UnsafeSafeCommit, r.Started}] {
+		return
+	}
+	stale := c.StaleAtOrBelow(ev.Commit.MaxSeqNo)
+	ev2 := append([]rules.Evidence{rules.Cite(ev), cite(cr.ShouldDeleteAt)}, p.staleEvidence(c, stale)...)
+	facts := map[string]string{"safe_local_checkpoint": fmt.Sprint(ev.Commit.LocalCheckpoint), "safe_max_seq_no": fmt.Sprint(ev.Commit.MaxSeqNo),
+		"should_have_been_deleted_at": cr.ShouldDeleteAt.String()}
+	if len(stale) > 0 {
+		facts["stale_seq_nos"], facts["stale_docs"] = seqList(stale), docList(stale)
+	}
+	p.add(UnsafeSafeCommit, rules.Derived, copySubject(c),
+		fmt.Sprintf("%s %s opened for recovery with safe commit lcp %d / max_seq_no %d, which should have been deleted when the recovery at %s started from an older commit",
+			ev.Node, id, ev.Commit.LocalCheckpoint, ev.Commit.MaxSeqNo, cr.ShouldDeleteAt),
+		ev2, facts, c.Lines())
+	if r := c.Recovery(); r != nil {
+		p.judged[judgedKey{UnsafeSafeCommit, r.Started}] = true
+	}
+	delete(p.suspects, copyKey{id, ev.Node})
 }
