@@ -128,8 +128,17 @@ func (b *browser) open(t *testing.T, path string) {
 		t.Fatalf("open %s: %v", path, err)
 	}
 	ready := `!!(window.__timeline && window.__timeline.ready && document.querySelector('svg.lanes').childNodes.length)`
-	if _, err := chromedp.Run(b.ctx, chromedp.Poll[bool](ready, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
-		t.Fatalf("open %s: the page did not draw: %v", path, err)
+	var err2 error
+	for try := 0; try < 3; try++ {
+		// Just after a navigation the poll can land in the old page's
+		// execution context, which is gone; that is retried.
+		if _, err2 = chromedp.Run(b.ctx, chromedp.Poll[bool](ready, chromedp.WithPollingTimeout(20*time.Second))); err2 == nil || !strings.Contains(err2.Error(), "Cannot find context") {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err2 != nil {
+		t.Fatalf("open %s: the page did not draw: %v", path, err2)
 	}
 }
 

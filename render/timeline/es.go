@@ -348,8 +348,12 @@ func (x *esBuilder) commits(c *esCopy, ev *es.RecoveryCommits) {
 
 func commitText(c esval.Commit) string {
 	name := c.Segment
-	if name == "" {
+	switch {
+	case name != "":
+	case c.Generation >= 0:
 		name = fmt.Sprintf("gen %d", c.Generation)
+	default:
+		name = "commit"
 	}
 	return fmt.Sprintf("%s (lcp %d, max_seq_no %d)", name, c.LocalCheckpoint, c.MaxSeqNo)
 }

@@ -1,6 +1,7 @@
 package timeline_test
 
 import (
+	"bytes"
 	"fmt"
 	"testing"
 	"time"
@@ -259,4 +260,18 @@ func manyPeers(n, k int) ([]parse.Event, *render.Report) {
 		}
 	}
 	return events, &render.Report{}
+}
+
+// BenchmarkBuildAndWrite measures a page of 400 peers and 40,000 events,
+// the scale the browser test draws.
+func BenchmarkBuildAndWrite(b *testing.B) {
+	events, rep := manyPeers(400, 100)
+	b.ReportAllocs()
+	for b.Loop() {
+		var buf bytes.Buffer
+		if err := timeline.Write(&buf, events, rep); err != nil {
+			b.Fatal(err)
+		}
+		b.SetBytes(int64(buf.Len()))
+	}
 }

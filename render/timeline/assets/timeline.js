@@ -98,8 +98,9 @@
     return (us / 3600e6).toFixed(1) + ' h';
   }
   var STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6, 2e6, 5e6, 1e7, 15e6, 3e7, 6e7, 12e7, 3e8, 6e8, 9e8, 18e8, 36e8, 72e8, 216e8, 432e8, 864e8, 1728e8, 6048e8];
-  function tickStep(span, px) {
+  function tickStep(span, px, axis) {
     var want = span / Math.max(1, px / 110);
+    if (axis === 'order') want = Math.max(want, 1e6); // whole events
     for (var i = 0; i < STEPS.length; i++) if (STEPS[i] >= want) return STEPS[i];
     return STEPS[STEPS.length - 1];
   }
@@ -121,7 +122,7 @@
   function Pane(model, index, host) {
     var self = this;
     this.m = model; this.index = index;
-    var span = model.max - model.min, padding = Math.max(span * 0.02, 1);
+    var span = model.max - model.min, padding = model.axis === 'order' ? 5e5 : Math.max(span * 0.02, 1);
     this.min = model.min - padding; this.max = model.max + padding;
     this.t0 = this.min; this.t1 = this.max;
     this.el = h('section', 'pane'); this.el.setAttribute('data-axis', model.axis);
@@ -326,7 +327,7 @@
       drawn += this.drawLane(body, l, y, row.h);
     }
     this.drawFindings(body, top, H);
-    this.rangeEl.textContent = (this.m.axis === 'order' ? '' : day(this.t0) + '  ') + fmtSpan(this.t1 - this.t0) + ' visible';
+    this.rangeEl.textContent = this.m.axis === 'order' ? Math.round((this.t1 - this.t0) / 1e6) + ' events visible' : day(this.t0) + '  ' + fmtSpan(this.t1 - this.t0) + ' visible';
     this.drawn = drawn;
   };
 
@@ -345,7 +346,7 @@
       s('rect', { x: x0, y: 16, width: Math.max(2, x1 - x0), height: 9, fill: '#fde2e4' }, r);
       if (x1 - x0 > 70) stext(r, x0 + 3, 24, 'tick', 'disruption').setAttribute('fill', '#d1242f');
     }
-    var step = tickStep(this.t1 - this.t0, W - LABEL_W - RIGHT_PAD);
+    var step = tickStep(this.t1 - this.t0, W - LABEL_W - RIGHT_PAD, this.m.axis);
     this.ticks = [];
     var first = Math.ceil(this.t0 / step) * step;
     for (var t = first; t <= this.t1 && this.ticks.length < 400; t += step) {
