@@ -1,10 +1,6 @@
 package yb
 
-import (
-	"strings"
-
-	"github.com/logsleuth/logsleuth/grammar/ybval"
-)
+import "strings"
 
 // raftKeywords select the Raft and lease lines raft reads. They run on
 // every line (interesting), so they are plain bytes; raft itself then
@@ -62,7 +58,7 @@ func (d *decoder) raft(base Base, text string) Event {
 		return &ElectionStart{Base: base, Pre: strings.HasPrefix(text, "Starting pre-"), PreKnown: true}
 	case strings.HasPrefix(text, "Sending NO_OP at op "):
 		s, _ := tok(text[len("Sending NO_OP at op "):])
-		op, err := ybval.ParseOpID(strings.TrimRight(s, ".,"))
+		op, err := raftOpID(strings.TrimRight(s, ".,"))
 		if err != nil {
 			return nil
 		}
@@ -82,14 +78,14 @@ func (d *decoder) raft(base Base, text string) Event {
 	case strings.HasPrefix(text, "Revoked old leader "):
 		return revoked(base, text[len("Revoked old leader "):])
 	case strings.HasPrefix(text, "Reset our ht lease: "):
-		ht, err := ybval.ParseHybridTime(strings.TrimSpace(text[len("Reset our ht lease: "):]))
+		ht, err := raftHT(strings.TrimSpace(text[len("Reset our ht lease: "):]))
 		if err != nil {
 			return nil
 		}
 		return &LeaseReset{Base: base, HT: true, Expiry: ht}
 	case strings.HasPrefix(text, "Reset our lease: "):
 		s, _ := tok(text[len("Reset our lease: "):])
-		d, err := ybval.ParseDeadline(s)
+		d, err := raftDelta(s)
 		if err != nil {
 			return nil
 		}
@@ -98,7 +94,7 @@ func (d *decoder) raft(base Base, text string) Event {
 		rest := text[strings.Index(text, "Previous leader's lease might still be active (")+len("Previous leader's lease might still be active ("):]
 		ev := &OldLeaseWait{Base: base}
 		s, _ := tok(rest)
-		if d, err := ybval.ParseDeadline(s); err == nil {
+		if d, err := raftDelta(s); err == nil {
 			ev.Remaining, ev.HasRemaining = d, true
 		}
 		return ev
@@ -293,14 +289,14 @@ func revoked(base Base, rest string) Event {
 	rest = strings.TrimLeft(rest, " ")
 	switch {
 	case strings.HasPrefix(rest, "ht lease: "):
-		ht, err := ybval.ParseHybridTime(strings.TrimSpace(rest[len("ht lease: "):]))
+		ht, err := raftHT(strings.TrimSpace(rest[len("ht lease: "):]))
 		if err != nil {
 			return nil
 		}
 		return &LeaseRevoked{Base: base, Holder: holder, HT: true, Expiry: ht}
 	case strings.HasPrefix(rest, "lease: "):
 		s, _ := tok(rest[len("lease: "):])
-		d, err := ybval.ParseDeadline(s)
+		d, err := raftDelta(s)
 		if err != nil {
 			return nil
 		}

@@ -1,0 +1,75 @@
+package yb
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/logsleuth/logsleuth/grammar/ybval"
+)
+
+// The Raft lines print three value shapes, almost always in their plain
+// form. These read the plain forms without the grammar (participle costs
+// most of the time of a Raft line) and hand anything else to ybval, so
+// the result is the grammar's either way (raft_values_test.go checks).
+
+// raftHT reads a hybrid time: `{ physical: P }` or `{ physical: P
+// logical: L }` directly, any other rendering through ybval.
+func raftHT(s string) (ybval.HybridTime, error) {
+	if rest, ok := strings.CutPrefix(s, "{ physical: "); ok {
+		p, rest, ok1 := cutUint(rest)
+		if ok1 {
+			if rest == " }" {
+				return ybval.HybridTime{Physical: p}, nil
+			}
+			if r2, ok := strings.CutPrefix(rest, " logical: "); ok {
+				if l, r3, ok := cutUint(r2); ok && r3 == " }" {
+					return ybval.HybridTime{Physical: p, Logical: l}, nil
+				}
+			}
+		}
+	}
+	return ybval.ParseHybridTime(s)
+}
+
+// raftOpID reads `T.I` directly, any other rendering through ybval.
+func raftOpID(s string) (ybval.OpID, error) {
+	if t, rest, ok := cutUint(s); ok && len(rest) > 1 && rest[0] == '.' {
+		if i, rest, ok := cutUint(rest[1:]); ok && rest == "" && t <= 1<<62 && i <= 1<<62 {
+			return ybval.OpID{Term: int64(t), Index: int64(i)}, nil
+		}
+	}
+	return ybval.ParseOpID(s)
+}
+
+// raftDelta reads a MonoDelta `S.mmms` (or `-S.mmms`) directly, any other
+// rendering through ybval.
+func raftDelta(s string) (ybval.Deadline, error) {
+	neg := strings.HasPrefix(s, "-")
+	body := strings.TrimPrefix(s, "-")
+	if w, rest, ok := cutUint(body); ok && len(rest) == 5 && rest[0] == '.' && rest[4] == 's' {
+		if f, r2, ok := cutUint(rest[1:4]); ok && r2 == "" && w < 9223372036 {
+			m := int64(w)*1000 + int64(f)
+			if neg {
+				m = -m
+			}
+			return ybval.Deadline{Millis: m}, nil
+		}
+	}
+	return ybval.ParseDeadline(s)
+}
+
+// cutUint reads the leading decimal digits of s (at most 19, so it fits).
+func cutUint(s string) (uint64, string, bool) {
+	i := 0
+	for i < len(s) && i < 19 && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i == 0 || (i < len(s) && s[i] >= '0' && s[i] <= '9') {
+		return 0, s, false
+	}
+	n, err := strconv.ParseUint(s[:i], 10, 64)
+	if err != nil {
+		return 0, s, false
+	}
+	return n, s[i:], true
+}
