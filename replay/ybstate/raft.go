@@ -48,9 +48,16 @@ type TabletRaft struct {
 	// NoOps are the NO_OPs leaders sent, by op id: the first write of a
 	// term, which an old leader receiving it checks against its lease.
 	NoOps map[string]NoOpRec
-	// Rows is the readable timeline, in timeline order.
-	Rows []Row
+	// Rows is the readable timeline, in timeline order, at most maxRows;
+	// Dropped counts the rows past that.
+	Rows    []Row
+	Dropped int
 }
+
+// maxRows bounds a tablet's timeline: a log of a tablet stuck in
+// elections for days must not hold every line in memory for a table no
+// one reads to the end. The rules do not read Rows.
+const maxRows = 20000
 
 // NoOpRec is a leader's NO_OP.
 type NoOpRec struct {
@@ -644,6 +651,10 @@ func (t *TabletRaft) previousLeader(peer string, term int64) *Leadership {
 }
 
 func (t *TabletRaft) row(at time.Time, timed bool, peer string, term int64, what, detail string, from From) {
+	if len(t.Rows) >= maxRows {
+		t.Dropped++
+		return
+	}
 	t.Rows = append(t.Rows, Row{At: at, Timed: timed, Peer: peer, Term: term, What: what, Detail: detail, From: from})
 }
 

@@ -114,6 +114,9 @@ func (r *Raft) Timeline(w io.Writer, tablet string, dump []*Lease) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", when, short(row.Peer), termText(row.Term), row.What, row.Detail, row.From.Pos)
 	}
 	tw.Flush()
+	if t.Dropped > 0 {
+		fmt.Fprintf(w, "... and %d more rows not kept\n", t.Dropped)
+	}
 
 	terms := t.Terms()
 	voted := map[int64]bool{}
