@@ -52,6 +52,17 @@ type TabletRaft struct {
 	// Dropped counts the rows past that.
 	Rows    []Row
 	Dropped int
+	// waits indexes Leases by waiting peer and term and the leader waited
+	// on; waitRow marks the waits already shown in Rows.
+	waits   map[waitKey]int
+	waitRow map[waitKey]bool
+}
+
+type waitKey struct {
+	peer       string
+	term       int64
+	holder     string
+	holderTerm int64
 }
 
 // maxRows bounds a tablet's timeline: a log of a tablet stuck in
@@ -256,7 +267,8 @@ func (r *Raft) Tablets() []string {
 func (r *Raft) tablet(t string) *TabletRaft {
 	tr := r.tablets[t]
 	if tr == nil {
-		tr = &TabletRaft{Tablet: t, peers: map[string]*PeerRaft{}, leaders: map[int64][]*Leadership{}, votes: map[int64]map[string][]VoteRec{}, NoOps: map[string]NoOpRec{}}
+		tr = &TabletRaft{Tablet: t, peers: map[string]*PeerRaft{}, leaders: map[int64][]*Leadership{}, votes: map[int64]map[string][]VoteRec{}, NoOps: map[string]NoOpRec{},
+			waits: map[waitKey]int{}, waitRow: map[waitKey]bool{}}
 		r.tablets[t] = tr
 	}
 	return tr
@@ -529,6 +541,9 @@ func (r *Raft) Apply(e yb.Event) Step {
 		// election takes over (its old lease long over), newer ones when
 		// a leader's lease lapses. Role and term lines say when it gave up.
 	case *yb.OldLeaseWait:
+		// A new leader logs this on every refused read or write while it
+		// waits: keep one fact per waiting peer and term, with the
+		// latest end, and one row.
 		detail := "waits: an old leader may hold a lease"
 		if ev.HT {
 			detail = "waits: an old leader may hold an ht lease"
@@ -539,11 +554,23 @@ func (r *Raft) Apply(e yb.Event) Step {
 		if ev.HasRemaining {
 			detail = fmt.Sprintf("waits: previous leader's lease may run %s more", ev.Remaining)
 			if prev := t.previousLeader(p.Peer, p.Term); prev != nil && timed && ev.Remaining.Inf == 0 {
-				t.Leases = append(t.Leases, LeaseFact{Holder: prev.Peer, Term: prev.Term, Kind: WallLeaseKind,
-					Until: at.Add(time.Duration(ev.Remaining.Millis) * time.Millisecond), Seen: p.Peer, How: "waited on", From: from, At: at})
+				f := LeaseFact{Holder: prev.Peer, Term: prev.Term, Kind: WallLeaseKind,
+					Until: at.Add(time.Duration(ev.Remaining.Millis) * time.Millisecond), Seen: p.Peer, How: "waited on", From: from, At: at}
+				key := waitKey{p.Peer, p.Term, prev.Peer, prev.Term}
+				if i, ok := t.waits[key]; ok {
+					if f.Until.After(t.Leases[i].Until) {
+						t.Leases[i] = f
+					}
+				} else {
+					t.waits[key] = len(t.Leases)
+					t.Leases = append(t.Leases, f)
+				}
 			}
 		}
-		t.row(at, timed, p.Peer, p.Term, "lease wait", detail, from)
+		if wk := (waitKey{p.Peer, p.Term, "", -1}); !t.waitRow[wk] {
+			t.waitRow[wk] = true
+			t.row(at, timed, p.Peer, p.Term, "lease wait", detail, from)
+		}
 	case *yb.UpdateRejected:
 		detail := fmt.Sprintf("refuses update from %s: log matching (%s)", ev.From, ev.Mismatch)
 		if ev.EarlierTerm {

@@ -1,6 +1,7 @@
 package ybstate_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -181,4 +182,28 @@ I1007 16:39:00.101000 1 raft_consensus.cc:838] T tab P w [term 1 LEADER]: Becomi
 	require.Len(t, tr.Leases, 1)
 	assert.Equal(t, "reset by holder", tr.Leases[0].How)
 	assert.Equal(t, int64(1), tr.Leases[0].Term)
+}
+
+// A waiting leader repeats its wait line on every refused request; the
+// view keeps one lease fact (the latest end) and one row.
+func TestRaftRepeatedWaits(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("I1007 16:39:00.100000 1 raft_consensus.cc:1] T tab P a [term 1 LEADER]: Sending NO_OP at op 1.1\n")
+	b.WriteString("I1007 16:39:05.000000 1 raft_consensus.cc:1] T tab P b [term 2 LEADER]: Sending NO_OP at op 2.5\n")
+	for i := 0; i < 500; i++ {
+		fmt.Fprintf(&b, "W1007 16:39:05.%06d 1 tablet_service.cc:1] T tab P b: Read failed: Previous leader's lease might still be active (%d.%03ds remaining).\n", 1000+i*1000, (1500-i)/1000, (1500-i)%1000)
+	}
+	r, _ := foldRaft(t, b.String())
+	tr := r.Tablet("tab")
+	require.Len(t, tr.Leases, 1)
+	// 16:39:05.001 + 1.500 s, the first line's end, is the latest.
+	assert.Equal(t, int64(1696696746501000), tr.Leases[0].EndMicros())
+	assert.Equal(t, 4, tr.Leases[0].From.Pos.Line)
+	waits := 0
+	for _, row := range tr.Rows {
+		if row.What == "lease wait" {
+			waits++
+		}
+	}
+	assert.Equal(t, 1, waits)
 }
