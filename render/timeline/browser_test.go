@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -16,7 +17,9 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
+	"github.com/logsleuth/logsleuth/render"
 	"github.com/logsleuth/logsleuth/render/timeline"
+	"github.com/logsleuth/logsleuth/rules"
 )
 
 // The browser tests open each page in headless Chromium: the page is a
@@ -165,6 +168,29 @@ func clickMarker(t *testing.T, b *browser, i int) {
 	}
 }
 
+// hoverMarker moves the mouse onto the flag of finding i and checks the
+// tooltip names the rule, cites the first evidence line and shows a fact.
+func hoverMarker(t *testing.T, b *browser, i int, f rules.Finding) {
+	t.Helper()
+	r := eval[rect](t, b, fmt.Sprintf(`(function(){var c=document.querySelector('.finding-marker[data-finding="%d"] .flag'); var r=c.getBoundingClientRect(); return {X:r.x,Y:r.y,W:r.width,H:r.height};})()`, i))
+	if err := chromedp.Do(b.ctx, chromedp.MouseEvent(chromedp.MouseMoved, r.X+r.W/2, r.Y+r.H/2)); err != nil {
+		t.Fatal(err)
+	}
+	tip := eval[string](t, b, `(function(){var t=document.getElementById('tip'); return t.style.display === 'block' ? t.textContent : '';})()`)
+	ev := f.Evidence[0]
+	if !strings.Contains(tip, f.Rule) || !strings.Contains(tip, fmt.Sprintf("%s:%d", ev.Source, ev.Line)) {
+		t.Errorf("hovering the flag of %s: tooltip %q", f.Rule, tip)
+	}
+	keys := make([]string, 0, len(f.Facts))
+	for k := range f.Facts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	if len(keys) > 0 && !strings.Contains(tip, keys[0]+"="+render.Sanitize(f.Facts[keys[0]])) {
+		t.Errorf("hovering the flag of %s: tooltip lacks %s", f.Rule, keys[0])
+	}
+}
+
 // hoverAndClickMark moves the mouse onto a mark and clicks it, checking the tooltip and the details cite a
 // source:line the model holds.
 func hoverAndClickMark(t *testing.T, b *browser) {
@@ -259,6 +285,9 @@ func TestBrowserSeeds(t *testing.T) {
 			// first evidence line (source:line and the text as logged).
 			first := placed[0]
 			f := rep.Findings[first]
+			// Hovering the flag shows the finding, its first evidence line
+			// and its numbers.
+			hoverMarker(t, b, first, f)
 			clickMarker(t, b, first)
 			b.screenshot(t, filepath.Join(dir, s.name+".png"))
 			if *docs && s.name == docsSeed {
@@ -375,6 +404,9 @@ func TestBrowserConsoleErrorsSeen(t *testing.T) {
 // elements, not the whole model), that scrolling to the end draws the last
 // lane, and that zooming on the axis narrows the visible range.
 func TestBrowserManyLanes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skipping the 400-lane page")
+	}
 	dir := artifacts(t)
 	b := newBrowser(t)
 	events, rep := manyPeers(400, 100)

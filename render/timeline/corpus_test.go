@@ -46,6 +46,9 @@ func TestCorpusPages(t *testing.T) {
 // placed, and log no console error. Unusual data (no wall times, no
 // findings, a single event) breaks scripts; this is where it would show.
 func TestBrowserAllIncidents(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skipping the page of every incident")
+	}
 	var paths []string
 	for _, pat := range []string{"../../../shared/corpus/*/*.log", "../../testdata/yb/config/*", "../../testdata/yb/raft/*", "../../testdata/es/*.log"} {
 		m, _ := filepath.Glob(pat)

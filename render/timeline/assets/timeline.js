@@ -539,9 +539,14 @@
     while (tip.firstChild) tip.removeChild(tip.firstChild);
     if (ref.finding !== undefined) {
       var f = M.findings[ref.finding];
-      tip.appendChild(h('div', 'k', f.sev + '  ' + f.rule));
+      tip.appendChild(h('div', 'k', '#' + (ref.finding + 1) + '  ' + f.sev + '  ' + f.rule + '  (' + f.origin + ')'));
       tip.appendChild(h('div', 't', f.msg));
-      tip.appendChild(h('div', 'w', 'click for the evidence'));
+      for (var i = 0; i < f.e.length && i < 3; i++) {
+        var fe = evText(f.e[i]);
+        tip.appendChild(h('div', 'e', fe.pos + '  ' + (fe.text.length > 200 ? fe.text.slice(0, 200) + '…' : fe.text)));
+      }
+      if (f.facts && f.facts.length) tip.appendChild(h('div', 'w', f.facts.slice(0, 8).map(function (kv) { return kv[0] + '=' + kv[1]; }).join('  ')));
+      tip.appendChild(h('div', 'w', 'click for all the evidence and the replayed state'));
     } else {
       var d = describeItem(pane, ref);
       tip.appendChild(h('div', 'k', d.kind));
@@ -624,7 +629,13 @@
       li.appendChild(h('div', 'subj', f.subject));
       li.appendChild(h('div', 'msg', f.msg));
       if (f.e.length) { var e = evText(f.e[0]); li.appendChild(h('div', 'where', e.pos)); }
+      li.tabIndex = 0;
       li.addEventListener('click', function () { selectFinding(i, true); });
+      li.addEventListener('keydown', function (ev) {
+        if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); selectFinding(i, true); }
+        else if (ev.key === 'ArrowDown' && li.nextSibling) { ev.preventDefault(); li.nextSibling.focus(); }
+        else if (ev.key === 'ArrowUp' && li.previousSibling) { ev.preventDefault(); li.previousSibling.focus(); }
+      });
       ul.appendChild(li);
     });
   }
