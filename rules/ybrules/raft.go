@@ -212,8 +212,26 @@ type heldLease struct {
 	taken int64
 }
 
-// leasesOf gathers the leases of tablet from Raft lines and MVCC dumps.
+// running returns the leases, sorted by end, that end after w and within
+// maxLeaseGap of it: the only ones a comparison with w can prove running.
+func running(leases []heldLease, w int64) []*heldLease {
+	lo := sort.Search(len(leases), func(i int) bool { return leases[i].end > w })
+	var out []*heldLease
+	for i := lo; i < len(leases) && leases[i].end-w <= maxLeaseGap.Microseconds(); i++ {
+		out = append(out, &leases[i])
+	}
+	return out
+}
+
+// leasesOf gathers the leases of tablet from Raft lines and MVCC dumps,
+// sorted by end (running looks them up by it).
 func (p *Pack) leasesOf(t *ybstate.TabletRaft) []heldLease {
+	out := p.leaseList(t)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].end < out[j].end })
+	return out
+}
+
+func (p *Pack) leaseList(t *ybstate.TabletRaft) []heldLease {
 	var out []heldLease
 	for _, l := range t.Leases {
 		if l.Holder == "" || l.Term < 0 {
@@ -258,10 +276,9 @@ func (p *Pack) earlyRevocations(rs *raftState, t *ybstate.TabletRaft) {
 		w := rv.At.UnixMicro()
 		var best *heldLease
 		var bestLead *ybstate.Leadership
-		for j := range leases {
-			l := &leases[j]
+		for _, l := range running(leases, w) {
 			// Only another peer's log can show what the revoker missed.
-			if l.holder == rv.By || l.seen == rv.By || l.term >= rv.ByTerm || l.end <= w || time.Duration(l.end-w)*time.Microsecond > maxLeaseGap {
+			if l.holder == rv.By || l.seen == rv.By || l.term >= rv.ByTerm {
 				continue
 			}
 			lead := t.Leadership(l.holder, l.term)

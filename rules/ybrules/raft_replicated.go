@@ -49,12 +49,8 @@ func (p *Pack) replicatedPast(t *ybstate.TabletRaft) {
 		}
 		var best *heldLease
 		var bestLead *ybstate.Leadership
-		for j := range leases {
-			old := &leases[j]
+		for _, old := range running(leases, had) {
 			if old.holder == own.holder || old.term < 0 || old.term >= own.term || old.seen == own.holder {
-				continue
-			}
-			if old.end <= had || time.Duration(old.end-had)*time.Microsecond > maxLeaseGap {
 				continue
 			}
 			ol := t.Leadership(old.holder, old.term)
