@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/logsleuth/logsleuth/parse"
 	"github.com/logsleuth/logsleuth/render"
 	"github.com/logsleuth/logsleuth/rules"
 )
@@ -132,9 +133,14 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 	}
 	defer closeOutputs(outs)
 
-	ld := load(ios, args, opts.readOptions)
-	findings, ran := analyzeEvents(ld.events, newPacks(), sel, opts.readOptions)
-	rep := &render.Report{Findings: findings, Stats: ld.stats, Rules: ran, FailOn: failOn}
+	run, ran := choosePacks(newPacks(), sel)
+	stats := read(ios, args, opts.readOptions, func(e parse.Event) {
+		for _, p := range run {
+			p.Observe(e)
+		}
+	})
+	findings := finish(run, sel, opts.readOptions)
+	rep := &render.Report{Findings: findings, Stats: stats, Rules: ran, FailOn: failOn}
 	if baseline != nil {
 		rep.HasBaseline = true
 		rep.Baselined = baseline.Match(findings)
@@ -147,7 +153,7 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 	}
 	appendStepSummary(ios, rep)
 
-	oc := outcome{unreadable: len(ld.stats.Unreadable) > 0}
+	oc := outcome{unreadable: len(stats.Unreadable) > 0}
 	for i := range rep.Findings {
 		if rep.Failing(i) {
 			oc.findingsAtFailOn = true

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/logsleuth/logsleuth/parse"
 	"github.com/logsleuth/logsleuth/render"
 )
 
@@ -38,11 +39,17 @@ func eventsRun(ios *IOStreams, opts *eventsOptions, args []string) error {
 	if err := validateRead(&opts.readOptions); err != nil {
 		return err
 	}
-	ld := load(ios, args, opts.readOptions)
-	if err := render.EventsJSONL(ios.Out, ld.events); err != nil {
-		return fmt.Errorf("write events: %w", err)
+	// Events are written as they are merged, so a huge input streams.
+	var werr error
+	stats := read(ios, args, opts.readOptions, func(e parse.Event) {
+		if werr == nil {
+			werr = render.EventsJSONL(ios.Out, []parse.Event{e})
+		}
+	})
+	if werr != nil {
+		return fmt.Errorf("write events: %w", werr)
 	}
-	if len(ld.stats.Unreadable) > 0 {
+	if len(stats.Unreadable) > 0 {
 		return &outcomeError{outcome{unreadable: true}}
 	}
 	return nil

@@ -259,7 +259,8 @@ func TestState(t *testing.T) {
 	assert.Contains(t, r.stdout, "  propagated safe time: 1696696747484844.4095 ("+sample+":34)\n")
 	assert.Contains(t, r.stdout, "  ht lease: daf8ed30f5e54b3a9911994285a554ef to 1696696748602112 (term 15, "+sample+":34)\n")
 	none := logsleuth(t, "", nil, "state", "--tablet", "nope", sample)
-	assert.Contains(t, none.stdout, "no replica state")
+	assert.Contains(t, none.stdout, "tablet nope: no Raft lines")
+	assert.NotContains(t, none.stdout, "daf8ed30")
 }
 
 func TestExitCodeTable(t *testing.T) {

@@ -35,54 +35,70 @@ type loaded struct {
 	stats  render.Stats
 }
 
-// load reads every input, reports unreadable ones on stderr, and merges the
-// events into one timeline. Inputs are merged in name order so the result
-// does not depend on the order the user listed them in.
+// load is read for callers that need the whole timeline at once.
 func load(ios *IOStreams, paths []string, opt readOptions) *loaded {
-	inputs, errs := expand(ios.FS, paths)
 	out := &loaded{}
+	out.stats = read(ios, paths, opt, func(e parse.Event) { out.events = append(out.events, e) })
+	return out
+}
+
+// read reads every input and calls fn with their events merged into one
+// timeline: by wall time across inputs, line order within one. Inputs are
+// decoded concurrently, one goroutine each, and merged in name order, so
+// the result does not depend on the order the user listed them in; events
+// are handed on as they are merged, so memory does not grow with the
+// input. Unreadable inputs and diagnostics are reported on stderr once all
+// is read.
+func read(ios *IOStreams, paths []string, opt readOptions, fn func(parse.Event)) render.Stats {
+	inputs, errs := expand(ios.FS, paths)
+	var st render.Stats
 	for _, err := range errs {
 		fmt.Fprintf(ios.ErrOut, "logsleuth: %s\n", render.Sanitize(err.Error()))
-		out.stats.Unreadable = append(out.stats.Unreadable, err.Error())
+		st.Unreadable = append(st.Unreadable, err.Error())
 	}
-	type read struct {
-		name string
-		res  *parse.Result
+	sort.SliceStable(inputs, func(i, j int) bool { return inputs[i].name < inputs[j].name })
+	type result struct {
+		stats   parse.Stats
+		diags   []parse.Diagnostic
+		err     error
+		scanned bool
 	}
-	var (
-		results []read
-		prog    *progress
-	)
+	results := make([]result, len(inputs))
+	var prog *progress
 	if ios.progressWanted() {
 		prog = newProgress(ios, totalSize(ios.FS, inputs))
 	}
-	for _, in := range inputs {
-		rc, err := openInput(ios, in, prog)
-		if err != nil {
-			prog.finish()
-			fmt.Fprintf(ios.ErrOut, "logsleuth: %s\n", render.Sanitize(err.Error()))
-			out.stats.Unreadable = append(out.stats.Unreadable, err.Error())
-			continue
+	producers := make([]replay.Producer, len(inputs))
+	for i, in := range inputs {
+		producers[i] = func(emit func(parse.Event)) {
+			r := &results[i]
+			rc, err := openInput(ios, in, prog)
+			if err != nil {
+				r.err = err
+				return
+			}
+			defer rc.Close()
+			r.scanned = true
+			r.stats, r.diags, r.err = parse.ScanFunc(rc, in.name, systems, parse.Options{Year: opt.Year}, func(e parse.Event) {
+				if keepEvent(e, opt) {
+					emit(e)
+				}
+			})
 		}
-		res, err := parse.Scan(rc, in.name, systems, parse.Options{Year: opt.Year})
-		rc.Close()
-		if err != nil {
-			prog.finish()
-			fmt.Fprintf(ios.ErrOut, "logsleuth: %s\n", render.Sanitize(err.Error()))
-			out.stats.Unreadable = append(out.stats.Unreadable, err.Error())
-		}
-		results = append(results, read{in.name, res})
 	}
+	replay.Stream(producers, fn)
 	prog.finish()
-	sort.SliceStable(results, func(i, j int) bool { return results[i].name < results[j].name })
-	streams := make([][]parse.Event, 0, len(results))
 	for _, r := range results {
-		out.stats.Add(r.res.Stats, r.res.Diags)
-		streams = append(streams, filterEvents(r.res.Events, opt))
+		if r.scanned {
+			st.Add(r.stats, r.diags)
+		}
+		if r.err != nil {
+			fmt.Fprintf(ios.ErrOut, "logsleuth: %s\n", render.Sanitize(r.err.Error()))
+			st.Unreadable = append(st.Unreadable, r.err.Error())
+		}
 	}
-	out.events = replay.Merge(streams)
-	printDiagnostics(ios, out.stats.Diagnostics)
-	return out
+	printDiagnostics(ios, st.Diagnostics)
+	return st
 }
 
 // subjectOf is implemented by events that name a YugabyteDB tablet
@@ -102,25 +118,15 @@ func (o readOptions) filtered() bool {
 	return o.Tablet != "" || o.Peer != "" || o.Index != "" || o.HasShard || o.Node != "" || !o.Since.IsZero() || !o.Until.IsZero()
 }
 
-// filterEvents keeps the events of the chosen subject and time window.
+// keepEvent says whether an event passes the subject and time filters.
 // An event that does not say its subject of a kind (an Elasticsearch
 // event under --tablet, say) is kept: its rule pack still needs it, and
 // the findings are filtered by subject afterwards. An event with no wall
 // time is kept by --since and --until.
-func filterEvents(evs []parse.Event, opt readOptions) []parse.Event {
-	if !opt.filtered() {
-		return evs
-	}
-	var out []parse.Event
-	for _, e := range evs {
-		if keepEvent(e, opt) {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
 func keepEvent(e parse.Event, opt readOptions) bool {
+	if !opt.filtered() {
+		return true
+	}
 	if t := e.Info().Time; !t.IsZero() {
 		if !opt.Since.IsZero() && t.Before(opt.Since) {
 			return false
@@ -154,7 +160,7 @@ func keepEvent(e parse.Event, opt readOptions) bool {
 }
 
 // keepFinding applies the subject filters to a finding, for the events
-// that could not be filtered (see filterEvents).
+// that could not be filtered (see keepEvent).
 func keepFinding(f *rules.Finding, opt readOptions) bool {
 	s := f.Subject
 	switch {
@@ -182,10 +188,8 @@ func printDiagnostics(ios *IOStreams, diags []parse.Diagnostic) {
 	}
 }
 
-// analyzeEvents runs the packs of sel over a timeline and returns the
-// findings of the selected rules that pass the subject filters, and the
-// rules that ran.
-func analyzeEvents(events []parse.Event, packs []rules.Pack, sel *ruleSelection, opt readOptions) ([]rules.Finding, []rules.Rule) {
+// choosePacks returns the packs with a rule sel selects, and those rules.
+func choosePacks(packs []rules.Pack, sel *ruleSelection) ([]rules.Pack, []rules.Rule) {
 	var run []rules.Pack
 	var ran []rules.Rule
 	for _, p := range packs {
@@ -201,11 +205,23 @@ func analyzeEvents(events []parse.Event, packs []rules.Pack, sel *ruleSelection,
 		}
 	}
 	sort.Slice(ran, func(i, j int) bool { return ran[i].ID < ran[j].ID })
+	return run, ran
+}
+
+// finish collects the findings of the packs that observed a timeline,
+// keeps those of the selected rules that pass the subject filters, and
+// sorts them.
+func finish(run []rules.Pack, sel *ruleSelection, opt readOptions) []rules.Finding {
+	var all []rules.Finding
+	for _, p := range run {
+		all = append(all, p.Finish()...)
+	}
+	rules.Sort(all)
 	var out []rules.Finding
-	for _, f := range rules.Run(events, run) {
+	for _, f := range all {
 		if sel.has(f.Rule) && keepFinding(&f, opt) {
 			out = append(out, f)
 		}
 	}
-	return out, ran
+	return out
 }

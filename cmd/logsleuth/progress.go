@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -13,6 +14,8 @@ import (
 // the rate. It prints counts only, never a file name, so no log-controlled
 // text reaches the terminal through it. A nil *progress draws nothing.
 type progress struct {
+	// mu guards the fields below: inputs are read concurrently.
+	mu     sync.Mutex
 	w      io.Writer
 	now    func() time.Time
 	total  int64
@@ -54,6 +57,8 @@ func (c *countingReader) Read(b []byte) (int, error) {
 }
 
 func (p *progress) add(n int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.done += n
 	t := p.now()
 	if t.Sub(p.last) < p.redraw {
@@ -90,7 +95,12 @@ func (p *progress) draw(t time.Time) {
 // finish erases the bar, so the report and diagnostics start on a clean
 // line.
 func (p *progress) finish() {
-	if p == nil || !p.drawn {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.drawn {
 		return
 	}
 	io.WriteString(p.w, "\r\x1b[K")

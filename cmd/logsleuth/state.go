@@ -1,12 +1,13 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/logsleuth/logsleuth/parse"
 	"github.com/logsleuth/logsleuth/render"
+	"github.com/logsleuth/logsleuth/rules/esrules"
 	"github.com/logsleuth/logsleuth/rules/ybrules"
 )
 
@@ -18,32 +19,56 @@ func newCmdState(ios *IOStreams) *cobra.Command {
 	opts := &stateOptions{}
 	cmd := &cobra.Command{
 		Use:   "state [PATH...]",
-		Short: "Print the replayed state of each replica, so you can check what logsleuth believes",
-		Args:  cobra.ArbitraryArgs,
+		Short: "Print what logsleuth believes after replaying the logs, each fact with its source:line",
+		Long: `state replays the logs and prints, for every YugabyteDB replica, its MVCC state
+(term, role, pending queue, safe times, ht lease); with --tablet, also the
+tablet's Raft timeline (terms, leaders, votes, leases, revocations) and its
+Raft config and remote bootstrap history; and for every Elasticsearch shard
+copy its term, checkpoints, commits and recoveries. Check it before trusting
+a verdict.`,
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return stateRun(ios, opts, args)
 		},
 	}
-	f := cmd.Flags()
-	f.IntVar(&opts.Year, "year", 0, "year of glog timestamps, which print none")
-	f.StringVar(&opts.Tablet, "tablet", "", "show only this tablet id")
-	f.StringVar(&opts.Peer, "peer", "", "show only this peer uuid")
+	addReadFlags(cmd.Flags(), &opts.readOptions)
 	return cmd
 }
 
 func stateRun(ios *IOStreams, opts *stateOptions, args []string) error {
-	ld := load(ios, args, opts.readOptions)
-	yb := ybrules.New()
-	for _, e := range ld.events {
-		yb.Observe(e)
+	if err := validateRead(&opts.readOptions); err != nil {
+		return err
 	}
+	yb, es := ybrules.New(), esrules.NewPack()
+	stats := read(ios, args, opts.readOptions, func(e parse.Event) {
+		yb.Observe(e)
+		es.Observe(e)
+	})
+	yb.Finish()
+	es.Finish()
 	var b strings.Builder
 	yb.State().Describe(&b, opts.Tablet, opts.Peer)
-	if b.Len() == 0 {
-		b.WriteString("no replica state in the input\n")
+	if opts.Tablet != "" {
+		yb.Timeline(&b, opts.Tablet)
+		ybrules.ConfigsOf(yb).Describe(&b, opts.Tablet)
 	}
-	fmt.Fprint(ios.Out, render.SanitizeLines(b.String()))
-	if len(ld.stats.Unreadable) > 0 {
+	shard := -1
+	if opts.HasShard {
+		shard = opts.Shard
+	}
+	if opts.Index != "" || opts.Tablet == "" {
+		if err := es.State().Describe(&b, opts.Index, shard); err != nil {
+			return err
+		}
+	}
+	if strings.TrimSpace(b.String()) == "" {
+		b.Reset()
+		b.WriteString("no replica or shard state in the input\n")
+	}
+	if _, err := ios.Out.Write([]byte(render.SanitizeLines(b.String()))); err != nil {
+		return err
+	}
+	if len(stats.Unreadable) > 0 {
 		return &outcomeError{outcome{unreadable: true}}
 	}
 	return nil
