@@ -432,6 +432,10 @@ func (p *Pack) storm(t *ybstate.TabletRaft, run []ybstate.Attempt) {
 	case lo >= 0:
 		terms = fmt.Sprintf("started in terms %d to %d", lo, hi)
 	}
+	outcome := "no leader elected"
+	if leaders > 0 {
+		outcome = fmt.Sprintf("%d leader(s) elected, none lasting", leaders)
+	}
 	window := last.At.Sub(first.At)
 	subj := rules.Subject{System: "yb", Tablet: t.Tablet}
 	if len(names) == 1 {
@@ -439,8 +443,8 @@ func (p *Pack) storm(t *ybstate.TabletRaft, run []ybstate.Attempt) {
 	}
 	p.add(rules.Finding{
 		Rule: ElectionStorm, Severity: rules.Warning, Origin: rules.Derived, Subject: subj,
-		Message: fmt.Sprintf("%d election attempts by %d peer(s) in %.3f s (%s to %s), %s, %d leader(s) elected and none lasted",
-			len(run), len(names), window.Seconds(), first.At.UTC().Format("15:04:05.000000"), last.At.UTC().Format("15:04:05.000000"), terms, leaders),
+		Message: fmt.Sprintf("%d election attempts by %d peer(s) in %.3f s (%s to %s), %s, %s",
+			len(run), len(names), window.Seconds(), first.At.UTC().Format("15:04:05.000000"), last.At.UTC().Format("15:04:05.000000"), terms, outcome),
 		Evidence: ev,
 		Facts: map[string]string{
 			"attempts": fmt.Sprint(len(run)), "window_s": fmt.Sprintf("%.3f", window.Seconds()),
