@@ -283,20 +283,60 @@ func (b *builder) finish(rep *render.Report) {
 	if b.other > 0 {
 		b.m.Notes = append(b.m.Notes, fmt.Sprintf("%d events name no tablet or shard; they are drawn on a lane of their source", b.other))
 	}
-	if rep == nil {
-		return
+	if rep != nil {
+		for i := range rep.Findings {
+			b.finding(&rep.Findings[i])
+		}
+		b.m.Title = title(rep)
 	}
-	for i := range rep.Findings {
-		b.finding(&rep.Findings[i])
+	sanitizeModel(b.m)
+}
+
+// sanitizeModel cleans every string that came from a log (ids, node
+// names, labels built from messages) as render.Sanitize cleans text for a
+// terminal: the page needs no control characters, and text copied out of
+// it into a terminal must not carry escape sequences. Lines, sources and
+// findings are cleaned as they are added. Ids are cleaned the same way
+// everywhere, so locations still name their lanes.
+func sanitizeModel(m *Model) {
+	c := render.Sanitize
+	for _, p := range m.Panes {
+		for i := range p.Spans {
+			p.Spans[i].Text = c(p.Spans[i].Text)
+		}
+		for _, g := range p.Groups {
+			g.ID, g.Label = c(g.ID), c(g.Label)
+			for _, l := range g.Lanes {
+				l.ID, l.Label, l.Title, l.Sub = c(l.ID), c(l.Label), c(l.Title), c(l.Sub)
+				for i := range l.Bands {
+					l.Bands[i].Text = c(l.Bands[i].Text)
+				}
+				for i := range l.Marks {
+					l.Marks[i].Text = c(l.Marks[i].Text)
+				}
+			}
+		}
 	}
-	b.m.Title = title(rep)
+	for _, f := range m.Findings {
+		for i := range f.Locs {
+			f.Locs[i].Lane = c(f.Locs[i].Lane)
+		}
+	}
 }
 
 // title sums the run up in one line, as the text report's last line does.
 func title(rep *render.Report) string {
 	c := rep.Counts()
-	return fmt.Sprintf("%d findings (%d errors, %d warnings, %d notes) in %d sources, %d lines, %d events",
-		len(rep.Findings), c[rules.Error], c[rules.Warning], c[rules.Note], len(rep.Stats.Sources), rep.Stats.Lines, rep.Stats.Events)
+	return fmt.Sprintf("%s (%s, %s, %s) in %s, %s, %s",
+		plural(len(rep.Findings), "finding"), plural(c[rules.Error], "error"), plural(c[rules.Warning], "warning"), plural(c[rules.Note], "note"),
+		plural(len(rep.Stats.Sources), "source"), plural(rep.Stats.Lines, "line"), plural(rep.Stats.Events, "event"))
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // finding adds f to the model and places it: on each pane, at the first

@@ -47,7 +47,7 @@ func WriteModel(w io.Writer, m *Model) error {
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src '%s'; script-src '%s'; img-src data:">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src '%s'; script-src '%s'">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="logsleuth">
 <title>%s</title>

@@ -54,7 +54,7 @@ func hostileRun() ([]parse.Event, *render.Report) {
 			Meta:    parse.Meta{Pos: parse.Pos{Source: "evil" + hostile + ".log", Line: 3}, Last: 3, Time: at, Timed: true, Text: "F1007 mvcc.cc:1] " + hostile},
 			Replica: yb.Replica{Tablet: "t" + hostile, Peer: "p" + hostile, Term: -1},
 		},
-		Message: hostile,
+		Message: "\x1b]8;;http://x\x07" + hostile + "\x1b[2J",
 	}
 	rep := &render.Report{Findings: []rules.Finding{{
 		Rule: "yb/mvcc/invariant-violation", Severity: rules.Error, Origin: rules.Reported,
@@ -81,6 +81,8 @@ func TestLogTextCannotEscapeTheData(t *testing.T) {
 	assert.False(t, strings.Contains(html, "<img"), "log text reached the page as markup")
 	assert.False(t, strings.Contains(html, "\u2028"), "U+2028 left raw")
 	assert.True(t, strings.Contains(html, `\u003c/script\u003e\u003cscript\u003ewindow.__pwned=1`))
+	assert.False(t, strings.ContainsAny(html, "\x1b\x07"), "a terminal control character reached the page")
+	assert.False(t, strings.Contains(html, `\u001b`), "a terminal escape reached the page's data")
 
 	m := dataOf(t, html)
 	require.Len(t, m.Findings, 1)
@@ -97,7 +99,7 @@ func TestLogTextCannotEscapeTheData(t *testing.T) {
 	// The finding is drawn on the lane of the event it cites.
 	require.Len(t, f.Locs, 1)
 	assert.Equal(t, 0, f.Locs[0].Pane)
-	assert.Equal(t, "w|1|t"+hostile+"|p"+hostile, f.Locs[0].Lane)
+	assert.Equal(t, "w|1|t"+clean+"|p"+clean, f.Locs[0].Lane)
 }
 
 // TestTerminalControlsRemoved: log text is sanitised as for the terminal
