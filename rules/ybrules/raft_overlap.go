@@ -53,9 +53,23 @@ func (rs *raftState) dumpWrites(d *yb.MvccDump) {
 // writeOverlaps flags writes and served safe times of a later term at or
 // below an ht lease that Raft lines (a revocation, a holder's reset) show
 // an earlier term's leader holding, while that leader had not yet stepped
-// down. Leases from MVCC dumps are checkOverlap's; a line it already
-// flagged is not flagged twice.
+// down. checkOverlap sees, when an op is read, the dump leases read before
+// it; this runs at the end, so a lease a log printed later counts too (the
+// cut-off leader's dump is often printed after the new leader's). A line
+// checkOverlap already flagged is not flagged twice.
 func (p *Pack) writeOverlaps(rs *raftState, t *ybstate.TabletRaft) {
+	var leases []ybstate.LeaseFact
+	for _, l := range t.Leases {
+		if l.Kind == ybstate.HTLeaseKind {
+			leases = append(leases, l)
+		}
+	}
+	for _, l := range p.st.Leases(t.Tablet) {
+		if l.Expiry.Valid() && !l.Expiry.IsMin() {
+			leases = append(leases, ybstate.LeaseFact{Holder: l.Holder, Term: l.Term, Kind: ybstate.HTLeaseKind,
+				Expiry: l.Expiry, Seen: l.Holder, How: "mvcc dump", From: l.From})
+		}
+	}
 	for _, w := range rs.writes {
 		if w.tablet != t.Tablet || w.term < 0 {
 			continue
@@ -65,9 +79,9 @@ func (p *Pack) writeOverlaps(rs *raftState, t *ybstate.TabletRaft) {
 		}
 		var hit *ybstate.LeaseFact
 		var lead *ybstate.Leadership
-		for i := range t.Leases {
-			l := &t.Leases[i]
-			if l.Kind != ybstate.HTLeaseKind || l.Holder == "" || l.Term < 0 || l.Term >= w.term {
+		for i := range leases {
+			l := &leases[i]
+			if l.Holder == "" || l.Term < 0 || l.Term >= w.term {
 				continue
 			}
 			if w.leaderSide && l.Holder == w.peer {
@@ -92,7 +106,7 @@ func (p *Pack) writeOverlaps(rs *raftState, t *ybstate.TabletRaft) {
 					continue
 				}
 			}
-			if hit == nil || l.Expiry.Compare(hit.Expiry) > 0 {
+			if hit == nil || l.Expiry.Compare(hit.Expiry) > 0 || (l.Expiry.Compare(hit.Expiry) == 0 && posLess(l.From.Pos, hit.From.Pos)) {
 				hit, lead = l, ld
 			}
 		}
@@ -124,4 +138,11 @@ func (p *Pack) writeOverlaps(rs *raftState, t *ybstate.TabletRaft) {
 			State:    t.Lines(w.peer),
 		}, nil)
 	}
+}
+
+func posLess(a, b parse.Pos) bool {
+	if a.Source != b.Source {
+		return a.Source < b.Source
+	}
+	return a.Line < b.Line
 }

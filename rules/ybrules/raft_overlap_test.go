@@ -29,7 +29,7 @@ W1007 16:39:05.900000   5300 mvcc.cc:300] T 7c1e0a5b3f9d4e2a8b6c5d4e3f2a1b0c P 3
 // runSeedWithDump replays the seed's three peer logs plus ts3Dump. When
 // routed, MVCC dumps and hybrid-time-too-low blocks also go to checkRaft,
 // as they will once Pack.Observe passes them on.
-func runSeedWithDump(t *testing.T, routed bool) []rules.Finding {
+func runSeedWithDump(t *testing.T, routed bool, edit ...func(name, log string) string) []rules.Finding {
 	t.Helper()
 	logs := map[string]string{"ts-3-mvcc.log": ts3Dump}
 	paths, _ := filepath.Glob("../../testdata/yb/raft/seed-early-revocation/*.log")
@@ -37,7 +37,11 @@ func runSeedWithDump(t *testing.T, routed bool) []rules.Finding {
 	for _, p := range paths {
 		b, err := os.ReadFile(p)
 		require.NoError(t, err)
-		logs[filepath.Base(p)] = string(b)
+		s := string(b)
+		for _, e := range edit {
+			s = e(filepath.Base(p), s)
+		}
+		logs[filepath.Base(p)] = s
 	}
 	var names []string
 	for n := range logs {
@@ -103,4 +107,33 @@ func TestRaftLeaseOverlapNeedsRouting(t *testing.T) {
 			assert.NotEqual(t, "ts-3-mvcc.log", f.Pos().Source)
 		}
 	}
+}
+
+// Without ts-1's reset lines, its lease shows only in the FATAL dump it
+// printed at 16:39:07.52, after ts-3's trace: too late for the check made
+// as ts-3's op is read, not for the one made at the end.
+func TestRaftLeaseOverlapFromLaterDump(t *testing.T) {
+	noReset := func(name, log string) string {
+		if name != "ts-1.log" {
+			return log
+		}
+		var keep []string
+		for _, l := range strings.Split(log, "\n") {
+			if !strings.Contains(l, "Reset our") {
+				keep = append(keep, l)
+			}
+		}
+		return strings.Join(keep, "\n")
+	}
+	var got *rules.Finding
+	fs := runSeedWithDump(t, true, noReset)
+	for i := range fs {
+		if fs[i].Rule == LeaseOverlap && fs[i].Pos().Source == "ts-3-mvcc.log" && fs[i].Pos().Line == 3 {
+			got = &fs[i]
+		}
+	}
+	require.NotNil(t, got, "findings:\n%v", fs)
+	assert.Equal(t, "mvcc dump", got.Facts["lease_source"])
+	assert.Equal(t, "1696696746900000", got.Facts["lease_expiry"])
+	assert.Contains(t, got.Message, "ts-1.log:16")
 }
