@@ -104,6 +104,7 @@ func TestFoundingIncidentPicture(t *testing.T) {
 	assert.Equal(t, "ht-lease", lease.Kind)
 	assert.Equal(t, int64(1696696747485783), lease.From)
 	assert.Equal(t, int64(1696696748602112), lease.To)
+	assert.Contains(t, lease.Text, "(term 15)", "the lease belongs to the term of the ops before it")
 	// Ops: 4 added, 2 replicated, 4 aborted.
 	assert.Len(t, marksOf(h, "op-pending"), 4)
 	assert.Len(t, marksOf(h, "op-replicated"), 2)

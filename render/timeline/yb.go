@@ -34,6 +34,10 @@ type ybPeer struct {
 
 	ht                            *Lane
 	served, propagated, forFollow *Series
+	// opTerm is the term of the last op the lane's entries showed, -1
+	// before one: the term an ht lease in a later entry belongs to (as
+	// replay credits it).
+	opTerm int64
 }
 
 // ybTablet is one tablet's config as the logs showed it.
@@ -85,6 +89,7 @@ func (y *ybBuilder) peer(tablet, peer string) *ybPeer {
 		leaderFrom: unknownStart,
 		rbs:        -1,
 		pending:    -1,
+		opTerm:     -1,
 	}
 	y.peers[k] = p
 	return p
@@ -587,6 +592,9 @@ func (y *ybBuilder) dump(tablet, peer string, d *yb.MvccDump) {
 			b.places[k] = append(b.places[k], place{pane: 1, lane: p.ht, at: at, row: row})
 		}
 		num := fmt.Sprintf("%d. %s", it.No, it.Kind)
+		if it.HasOp && (it.Kind == yb.AddLeaderPending || it.Kind == yb.AddFollowerPending || it.Kind == yb.AddPending || it.Kind == yb.Replicated) {
+			p.opTerm = it.Op.Term
+		}
 		switch it.Kind {
 		case yb.AddLeaderPending, yb.AddFollowerPending, yb.AddPending:
 			y.htItemMark(p, it, row, ln, "op-pending", fmt.Sprintf("%s: op %s added at ht %s", num, opText(it.Op, it.HasOp), it.HT))
@@ -622,8 +630,12 @@ func (y *ybBuilder) dump(tablet, peer string, d *yb.MvccDump) {
 				// Read after its own expiry: the lease had run out.
 				kind, from, to = "ht-lease-expired", to, from
 			}
+			term := "term ?"
+			if p.opTerm >= 0 {
+				term = fmt.Sprintf("term %d", p.opTerm)
+			}
 			p.ht.Bands = append(p.ht.Bands, Band{Row: row, From: from, To: to, Kind: kind,
-				Text: fmt.Sprintf("%s: ht lease taken at %s, expiry %s", num, it.Lease.Time, it.Lease.Lease), Ev: []int{ln}})
+				Text: fmt.Sprintf("%s: ht lease (%s) taken at %s, expiry %s", num, term, it.Lease.Time, it.Lease.Lease), Ev: []int{ln}})
 		}
 	}
 }
