@@ -26,6 +26,11 @@ type raftState struct {
 	writes []write
 }
 
+// newRaftState returns an empty Raft view and rule memory.
+func newRaftState() *raftState {
+	return &raftState{raft: ybstate.NewRaft(), revState: map[parse.Pos][]string{}}
+}
+
 var (
 	raftMu     sync.Mutex
 	raftStates = map[weak.Pointer[Pack]]*raftState{}
@@ -38,7 +43,7 @@ func raftOf(p *Pack) *raftState {
 	defer raftMu.Unlock()
 	rs := raftStates[k]
 	if rs == nil {
-		rs = &raftState{raft: ybstate.NewRaft(), revState: map[parse.Pos][]string{}}
+		rs = newRaftState()
 		raftStates[k] = rs
 		runtime.AddCleanup(p, func(k weak.Pointer[Pack]) {
 			raftMu.Lock()
