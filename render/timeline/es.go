@@ -151,6 +151,13 @@ func (x *esBuilder) event(e parse.Event) bool {
 			x.nodeName[ev.Node.ID] = ev.Node.Name
 		}
 		return true
+	case *es.NodesAdded:
+		for _, n := range ev.Nodes {
+			if n.ID != "" && n.Name != "" {
+				x.nodeName[n.ID] = n.Name
+			}
+		}
+		return true
 	case *es.RoutingRow:
 		r := ev.Routing
 		node := x.nodeName[r.Node]
