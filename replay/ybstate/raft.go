@@ -204,8 +204,8 @@ type Attempt struct {
 	At    time.Time
 	Timed bool
 	From  From
-	// Won is set when a real election won followed for Term+1... or any
-	// term, by this peer, before its next attempt.
+	// Won is set when this peer won a real election before its next
+	// attempt: later start lines then begin a new attempt however soon.
 	Won bool
 }
 
@@ -380,7 +380,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 			p.Term = seen
 		}
 		if p.Leading >= 0 && seen > p.Leading {
-			t.endLeading(p, at, from, fmt.Sprintf("in term %d", seen))
+			t.endLeading(p, at, timed, from, fmt.Sprintf("in term %d", seen))
 		}
 	}
 	if rep.Role != "" && rep.Term >= 0 {
@@ -416,7 +416,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 			p.Role = "LEADER"
 		case yb.BecomeFollower:
 			if p.Leading >= 0 {
-				t.endLeading(p, at, from, "became follower")
+				t.endLeading(p, at, timed, from, "became follower")
 			}
 			p.Role = "FOLLOWER"
 			t.row(at, timed, p.Peer, p.Term, "follower", "becomes follower", from)
@@ -424,7 +424,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 			if ev.NewRole == "LEADER" && p.Term >= 0 {
 				r.claim(t, p, p.Term, at, timed, from, &st, before)
 			} else if ev.NewRole != "LEADER" && p.Leading >= 0 {
-				t.endLeading(p, at, from, "role "+ev.NewRole)
+				t.endLeading(p, at, timed, from, "role "+ev.NewRole)
 			}
 			p.Role = ev.NewRole
 		}
@@ -432,7 +432,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 		if ev.To == "LEADER" && p.Term >= 0 {
 			r.claim(t, p, p.Term, at, timed, from, &st, before)
 		} else if ev.From == "LEADER" && p.Leading >= 0 {
-			t.endLeading(p, at, from, "role "+ev.To)
+			t.endLeading(p, at, timed, from, "role "+ev.To)
 		}
 		p.Role = ev.To
 	case *yb.ElectionStart:
@@ -587,7 +587,7 @@ func (r *Raft) claim(t *TabletRaft, p *PeerRaft, term int64, at time.Time, timed
 		return
 	}
 	if p.Leading >= 0 && p.Leading != term {
-		t.endLeading(p, at, from, fmt.Sprintf("leads term %d", term))
+		t.endLeading(p, at, timed, from, fmt.Sprintf("leads term %d", term))
 	}
 	p.Leading = term
 	if term > p.LastLed {
@@ -612,10 +612,10 @@ func (r *Raft) claim(t *TabletRaft, p *PeerRaft, term int64, at time.Time, timed
 }
 
 // endLeading records that p gave up the term it led.
-func (t *TabletRaft) endLeading(p *PeerRaft, at time.Time, from From, how string) {
+func (t *TabletRaft) endLeading(p *PeerRaft, at time.Time, timed bool, from From, how string) {
 	if l := t.Leadership(p.Peer, p.Leading); l != nil && !l.Ended {
 		l.Ended, l.EndAt, l.EndFrom, l.EndHow = true, at, from, how
-		t.row(at, l.Timed && !at.IsZero(), p.Peer, p.Leading, "leader ends", fmt.Sprintf("no longer leader of term %d: %s", p.Leading, how), from)
+		t.row(at, timed, p.Peer, p.Leading, "leader ends", fmt.Sprintf("no longer leader of term %d: %s", p.Leading, how), from)
 	}
 	p.Leading = -1
 }
