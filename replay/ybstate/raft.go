@@ -236,9 +236,11 @@ type Step struct {
 	Term     int64
 	High     int64
 	HighFrom From
-	// Led is the term the event shows the peer newly leading, or -1;
-	// Rivals are the other peers already seen leading that term.
+	// Led is the term the event shows a peer newly leading, or -1; Leader
+	// is that peer (the event's own peer, or the sender of an update it
+	// rejects); Rivals are the other peers already seen leading that term.
 	Led    int64
+	Leader string
 	Rivals []*Leadership
 	// Vote is a real vote the event grants; Earlier holds the voter's real
 	// votes for other candidates in the same term.
@@ -577,6 +579,12 @@ func (r *Raft) Apply(e yb.Event) Step {
 			detail = fmt.Sprintf("rejects update from %s for earlier term %d (current %d)", ev.From, ev.Term, ev.Current)
 		}
 		t.row(at, timed, p.Peer, p.Term, "reject", detail, from)
+		if ev.EarlierTerm && ev.Term >= 0 && ev.From != "" && ev.From != p.Peer {
+			// The sender still acts as leader of that earlier term. Its
+			// own view is left alone: this is another peer's word, and
+			// only its own lines say when it gave up.
+			t.lead(ev.From, ev.Term, at, timed, from, &st, before)
+		}
 	}
 	return st
 }
@@ -593,12 +601,19 @@ func (r *Raft) claim(t *TabletRaft, p *PeerRaft, term int64, at time.Time, timed
 	if term > p.LastLed {
 		p.LastLed = term
 	}
-	if t.Leadership(p.Peer, term) != nil {
+	t.lead(p.Peer, term, at, timed, from, st, before)
+}
+
+// lead records peer leading term, seen at from (its own line or another
+// peer's), unless already known; a different peer already seen leading
+// the term is a rival.
+func (t *TabletRaft) lead(peer string, term int64, at time.Time, timed bool, from From, st *Step, before func()) {
+	if t.Leadership(peer, term) != nil {
 		return
 	}
 	var rivals []*Leadership
 	for _, l := range t.leaders[term] {
-		if l.Peer != p.Peer {
+		if l.Peer != peer {
 			rivals = append(rivals, l)
 		}
 	}
@@ -606,9 +621,9 @@ func (r *Raft) claim(t *TabletRaft, p *PeerRaft, term int64, at time.Time, timed
 		before()
 		st.Rivals = rivals
 	}
-	st.Led = term
-	t.leaders[term] = append(t.leaders[term], &Leadership{Peer: p.Peer, Term: term, Since: from, At: at, Timed: timed})
-	t.row(at, timed, p.Peer, term, "leader", fmt.Sprintf("leader of term %d", term), from)
+	st.Led, st.Leader = term, peer
+	t.leaders[term] = append(t.leaders[term], &Leadership{Peer: peer, Term: term, Since: from, At: at, Timed: timed})
+	t.row(at, timed, peer, term, "leader", fmt.Sprintf("leader of term %d", term), from)
 }
 
 // endLeading records that p gave up the term it led.

@@ -207,3 +207,19 @@ func TestRaftRepeatedWaits(t *testing.T) {
 	}
 	assert.Equal(t, 1, waits)
 }
+
+// A follower rejecting an update for an earlier term shows the sender
+// still acting as that term's leader: a rival if another peer led it.
+func TestRaftStaleLeaderWitness(t *testing.T) {
+	r, steps := foldRaft(t, `I1007 16:39:00.100000 1 raft_consensus.cc:1] T tab P a [term 4 LEADER]: Sending NO_OP at op 4.1
+I1007 16:39:02.000000 1 raft_consensus.cc:1] T tab P c [term 5 FOLLOWER]: Rejecting Update request from peer b for earlier term 4. Current term is 5. Ops: []
+I1007 16:39:02.100000 1 raft_consensus.cc:1] T tab P c [term 5 FOLLOWER]: Rejecting Update request from peer a for earlier term 4. Current term is 5. Ops: []
+`)
+	require.Len(t, steps[1].Rivals, 1)
+	assert.Equal(t, "b", steps[1].Leader)
+	assert.Equal(t, "a", steps[1].Rivals[0].Peer)
+	assert.Empty(t, steps[2].Rivals, "a is already known to lead term 4")
+	tr := r.Tablet("tab")
+	assert.Len(t, tr.Leaders(4), 2)
+	assert.Nil(t, tr.Peer("b"), "b's own view is not made up from c's line")
+}

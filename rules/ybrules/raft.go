@@ -134,12 +134,14 @@ func (p *Pack) checkRaft(r *ybstate.Replica, e yb.Event) {
 			ev = append(ev, cite(l.Since))
 			names = append(names, l.Peer)
 		}
+		subj := subject(r)
+		subj.Peer = st.Leader
 		p.add(rules.Finding{
-			Rule: TwoLeaders, Severity: rules.Error, Origin: rules.Derived, Subject: subject(r),
+			Rule: TwoLeaders, Severity: rules.Error, Origin: rules.Derived, Subject: subj,
 			Message: fmt.Sprintf("peer %s acts as leader of term %d, which %s already led (%s)",
-				st.Peer, st.Led, rival.Peer, rival.Since.Pos),
+				st.Leader, st.Led, rival.Peer, rival.Since.Pos),
 			Evidence: ev,
-			Facts:    map[string]string{"term": fmt.Sprint(st.Led), "leader": st.Peer, "other_leaders": strings.Join(names, ",")},
+			Facts:    map[string]string{"term": fmt.Sprint(st.Led), "leader": st.Leader, "other_leaders": strings.Join(names, ",")},
 			State:    state(),
 		}, nil)
 	}
