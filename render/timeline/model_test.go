@@ -276,3 +276,86 @@ func BenchmarkBuildAndWrite(b *testing.B) {
 		b.SetBytes(int64(buf.Len()))
 	}
 }
+
+// TestESSeedPicture pins the Elasticsearch seed: the two network
+// disruptions shade the pane; node_t1's two peer recoveries are bands
+// from "preparing" to "recovery done" that carry the ranges the primary
+// sent; the global checkpoint it reached is a step line; and the unsafe
+// safe commit is flagged on node_t1's lane at the second recovery's
+// commit diagnostic.
+func TestESSeedPicture(t *testing.T) {
+	events, rep := analyze(t, seeds[2].path)
+	m := timeline.Build(events, rep)
+	at := func(s string) int64 {
+		tm, err := time.Parse("2006-01-02T15:04:05.000", s)
+		require.NoError(t, err)
+		return tm.UnixMicro()
+	}
+	var spans [][2]int64
+	for _, s := range m.Panes[0].Spans {
+		assert.Equal(t, "disruption", s.Kind)
+		spans = append(spans, [2]int64{s.From, s.To})
+	}
+	assert.Equal(t, [][2]int64{
+		{at("2018-01-27T10:58:14.151"), at("2018-01-27T10:58:24.600")},
+		{at("2018-01-27T10:58:28.400"), at("2018-01-27T10:58:32.700")},
+	}, spans)
+
+	t1 := lane(t, m, 0, "w|2|test|1|node_t1")
+	rec := bandsOf(t1, "recovery")
+	require.Len(t, rec, 2)
+	assert.Equal(t, [2]int64{at("2018-01-27T10:58:25.060"), at("2018-01-27T10:58:25.092")}, [2]int64{rec[0].From, rec[0].To})
+	assert.Equal(t, [2]int64{at("2018-01-27T10:58:33.085"), at("2018-01-27T10:58:33.110")}, [2]int64{rec[1].From, rec[1].To})
+	assert.False(t, rec[0].Open)
+	assert.Contains(t, rec[0].Text, "required [0:3]")
+	assert.Contains(t, rec[1].Text, "required [3:4]")
+
+	var gcp *timeline.Series
+	for _, s := range t1.Series {
+		if s.Kind == "gcp" {
+			gcp = s
+		}
+	}
+	require.NotNil(t, gcp)
+	assert.Equal(t, int64(3), gcp.Pts[len(gcp.Pts)-1][1])
+
+	var unsafe *timeline.Finding
+	for _, f := range m.Findings {
+		if f.Rule == "es/recovery/unsafe-safe-commit" {
+			unsafe = f
+		}
+	}
+	require.NotNil(t, unsafe)
+	require.NotEmpty(t, unsafe.Locs)
+	assert.Equal(t, t1.ID, unsafe.Locs[0].Lane)
+	assert.Equal(t, at("2018-01-27T10:58:33.091"), unsafe.Locs[0].At)
+}
+
+// TestConfigRacePicture pins the config race scenario: the new replica
+// d9e8f7a6 is a PRE_VOTER from the ADD_SERVER commit until the
+// REMOVE_SERVER commit, while its remote bootstrap session (one band, for
+// the source's and the destination's lines alike) runs on past its removal:
+// the orphan the finding names, flagged on its lane.
+func TestConfigRacePicture(t *testing.T) {
+	events, rep := analyze(t, "../../testdata/yb/config/race")
+	m := timeline.Build(events, rep)
+	const tablet = "6f0e2c1ad4b84e5f9a7c3b2d1e0f4a58"
+	d := lane(t, m, 0, "w|1|"+tablet+"|d9e8f7a6b5c44d3e2f1a0b9c8d7e6f50")
+	member := bandsOf(d, "member-pre_voter")
+	require.Len(t, member, 1)
+	rbs := bandsOf(d, "rbs")
+	require.Len(t, rbs, 1, "one session")
+	assert.False(t, member[0].Open, "removed")
+	assert.Less(t, member[0].To, rbs[0].To, "the session outlives the membership")
+	assert.Less(t, rbs[0].From, member[0].To)
+	assert.Contains(t, rbs[0].Text, "3f1c0a9b")
+
+	leader := lane(t, m, 0, "w|1|"+tablet+"|3f1c0a9b5e7d4c2a8b6e0f1d2c3b4a59")
+	require.Len(t, bandsOf(leader, "config-pending"), 2, "ADD_SERVER, then REMOVE_SERVER")
+	voter := bandsOf(leader, "member-voter")
+	require.Len(t, voter, 1)
+	assert.Equal(t, m.Panes[0].Min, voter[0].From, "a member before the logs start is drawn from the start")
+
+	require.NotEmpty(t, m.Findings)
+	assert.Equal(t, d.ID, m.Findings[0].Locs[0].Lane)
+}

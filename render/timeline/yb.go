@@ -27,8 +27,9 @@ type ybPeer struct {
 	// leaderFrom is where the current (or last) leadership started, or
 	// unknownStart when this peer was never seen leading.
 	leaderFrom int64
-	// rbs is the open remote bootstrap band, -1 when none.
-	rbs int
+	// rbs is the open remote bootstrap band, -1 when none; lastRBS the
+	// last one opened.
+	rbs, lastRBS int
 	// pending is the open pending-config band, -1 when none.
 	pending int
 
@@ -88,6 +89,7 @@ func (y *ybBuilder) peer(tablet, peer string) *ybPeer {
 		term:       -1,
 		leaderFrom: unknownStart,
 		rbs:        -1,
+		lastRBS:    -1,
 		pending:    -1,
 		opTerm:     -1,
 	}
@@ -550,6 +552,13 @@ func (y *ybBuilder) closePendingTablet(tablet string, e parse.Event, aborted boo
 func (y *ybBuilder) rbs(p *ybPeer, ev *yb.RBS) {
 	b := y.b
 	ln := b.evLine(ev)
+	if p.rbs < 0 && p.lastRBS >= 0 && ev.Phase != yb.RBSStart && ev.Phase != yb.RBSSession {
+		// The other side's line of a session already ended (the source
+		// says completed, then the destination says so): the same
+		// session, not a new one.
+		p.rbs = p.lastRBS
+		p.wall.Bands[p.rbs].Open = true
+	}
 	if p.rbs < 0 {
 		text := "remote bootstrap from " + short(ev.Other)
 		if ev.SourceSide {
@@ -557,6 +566,7 @@ func (y *ybBuilder) rbs(p *ybPeer, ev *yb.RBS) {
 		}
 		p.wall.Bands = append(p.wall.Bands, Band{Row: RowRBS, From: b.now, To: b.now, Kind: "rbs", Text: text, Open: true})
 		p.rbs = len(p.wall.Bands) - 1
+		p.lastRBS = p.rbs
 	}
 	bd := &p.wall.Bands[p.rbs]
 	bd.Ev = addEv(bd.Ev, ln)
@@ -568,8 +578,10 @@ func (y *ybBuilder) rbs(p *ybPeer, ev *yb.RBS) {
 		p.rbs = -1
 	case yb.RBSFailed, yb.RBSExpired, yb.RBSTombstone:
 		bd.Open = false
-		bd.Kind = "rbs-failed"
-		bd.Text += " (" + string(ev.Phase) + ")"
+		if bd.Kind != "rbs-failed" {
+			bd.Kind = "rbs-failed"
+			bd.Text += " (" + string(ev.Phase) + ")"
+		}
 		p.rbs = -1
 		b.mark(p.wall, ev, "warn", "remote bootstrap "+string(ev.Phase)+": "+clip(ev.Status, 60))
 	}
