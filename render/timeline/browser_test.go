@@ -325,6 +325,20 @@ func TestBrowserSeeds(t *testing.T) {
 			// it puts the line in the details.
 			hoverAndClickMark(t, b)
 
+			// The filter keeps the lanes whose tablet, peer, shard, node or
+			// log file matches.
+			if s.name == docsSeed {
+				if err := chromedp.Do(b.ctx, chromedp.SendKeys(chromedp.CSS("#filter"), "ts-3.log")); err != nil {
+					t.Fatal(err)
+				}
+				labels := eval[[]string](t, b, `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(Array.from(document.querySelectorAll('svg.lanes text.lbl')).map(e => e.textContent)))))`, chromedp.EvalAwaitPromise)
+				if fmt.Sprint(labels) != "[3b5d7f9a]" {
+					t.Errorf("filtering on ts-3.log drew lanes %q, want only ts-3's peer", labels)
+				}
+				// The filter stays: selecting a finding on a lane it hides
+				// (ts-1's, below) must clear it to show the finding.
+			}
+
 			// Selecting each finding from the side list brings its flag
 			// into view, selected.
 			for _, i := range placed {
@@ -337,6 +351,9 @@ func TestBrowserSeeds(t *testing.T) {
 				})))`, i), chromedp.EvalAwaitPromise)
 				if !ok {
 					t.Errorf("selecting finding %d (%s) from the list did not show its flag", i, rep.Findings[i].Rule)
+				}
+				if v := eval[string](t, b, `document.getElementById('filter').value`); v != "" {
+					t.Errorf("after selecting finding %d the filter still hides lanes: %q", i, v)
 				}
 			}
 		})

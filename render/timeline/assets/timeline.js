@@ -166,7 +166,7 @@
       var g = this.m.groups[gi], lanes = [];
       for (var li = 0; li < g.lanes.length; li++) {
         var l = g.lanes[li];
-        if (!f || (g.label + ' ' + l.label + ' ' + l.title).toLowerCase().indexOf(f) >= 0) lanes.push(l);
+        if (!f || (g.label + ' ' + l.label + ' ' + l.title + ' ' + (l.sub || '')).toLowerCase().indexOf(f) >= 0) lanes.push(l);
       }
       if (!lanes.length) continue;
       rows.push({ group: g, y: y, h: GROUP_H }); y += GROUP_H;
@@ -614,6 +614,12 @@
       detail.appendChild(ul);
     }
     if (!f.locs.length) detail.appendChild(h('div', 'hint', 'None of its evidence lines is drawn on the timeline.'));
+    if (move && state.filter && f.locs.some(function (l) { return !panes[l.p].laneY[l.l]; })) {
+      // The finding's lane is filtered out: showing it wins.
+      var box = document.getElementById('filter');
+      box.value = ''; state.filter = '';
+      panes.forEach(function (pv) { pv.layout(); });
+    }
     if (move) for (var p = 0; p < f.locs.length; p++) panes[f.locs[p].p].focus(f.locs[p]);
     for (var q = 0; q < panes.length; q++) panes[q].request();
   }
