@@ -296,6 +296,10 @@ func TestBrowserSeeds(t *testing.T) {
 			// and its numbers.
 			hoverMarker(t, b, first, f)
 			clickMarker(t, b, first)
+			// Off the lanes, so the tooltip does not hide them in the shot.
+			if err := chromedp.Do(b.ctx, chromedp.MouseEvent(chromedp.MouseMoved, 150, 990)); err != nil {
+				t.Fatal(err)
+			}
 			b.screenshot(t, filepath.Join(dir, s.name+".png"))
 			if *docs && s.name == docsSeed {
 				b.screenshot(t, filepath.Join("..", "..", "docs", "timeline.png"))
