@@ -19,7 +19,13 @@
 // encoding/json escapes so that no `</script>` or `<!--` can end the script
 // element, and the script puts it into the document only as text nodes.
 //
-// timeline may import render, rules, replay, parse and grammar; never cmd
-// or the OS. The output is deterministic: the same events and findings give
-// a byte-identical file.
+// The builder folds the events itself rather than reading replay's state:
+// replay keeps each replica's state now, the page needs its history (when
+// a term began, how long a lease or a session ran). It follows replay's
+// conventions where they meet (an ht lease belongs to the term of the last
+// op before it; terms never go back).
+//
+// timeline may import render, rules, parse and grammar; never cmd or the
+// OS. The output is deterministic: the same events and findings give a
+// byte-identical file.
 package timeline
