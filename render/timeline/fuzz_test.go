@@ -1,0 +1,70 @@
+package timeline_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/logsleuth/logsleuth/parse"
+	"github.com/logsleuth/logsleuth/parse/es"
+	"github.com/logsleuth/logsleuth/parse/yb"
+	"github.com/logsleuth/logsleuth/render"
+	"github.com/logsleuth/logsleuth/render/timeline"
+	"github.com/logsleuth/logsleuth/rules"
+)
+
+// FuzzTimeline puts arbitrary text in every place log text reaches the
+// page (source names, lines, ids, node names, messages, facts) and
+// requires the page to keep its shape: exactly the page's two script
+// elements, no comment, no raw control character, data that decodes, and
+// the text back as render.Sanitize leaves it.
+func FuzzTimeline(f *testing.F) {
+	for _, s := range []string{hostile, "", "</SCRIPT >", "<!--", "\x1b]0;x\x07", "\xff\xfe", "\u2028\u2029", "]]>", "\x9b31m", "</scr\x00ipt>"} {
+		f.Add(s, "a.log", s)
+	}
+	f.Fuzz(func(t *testing.T, text, source, id string) {
+		at := time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
+		meta := func(line int) parse.Meta {
+			return parse.Meta{Pos: parse.Pos{Source: source, Line: line}, Last: line, Time: at, Timed: true, Text: text}
+		}
+		events := []parse.Event{
+			&yb.MvccFatal{Base: yb.Base{Meta: meta(1), Replica: yb.Replica{Tablet: id, Peer: text, Term: -1}}, Message: text},
+			&yb.RBS{Base: yb.Base{Meta: meta(2), Replica: yb.Replica{Tablet: id, Peer: id, Term: -1}}, Phase: yb.RBSFailed, Other: text, Status: text},
+			&es.Op{Meta: meta(3), Where: es.Where{Node: text, Index: id, Shard: 0}, Op: "index", DocID: text, SeqNo: 1, Term: -1, OpTerm: -1},
+			&es.Exception{Meta: meta(4), Where: es.Where{Node: id, Shard: -1}, Thrown: es.Thrown{Class: text}, Message: text},
+		}
+		rep := &render.Report{Findings: []rules.Finding{{
+			Rule: "yb/mvcc/x", Severity: rules.Error, Origin: rules.Derived,
+			Subject:  rules.Subject{System: "yb", Tablet: id, Peer: text},
+			Message:  text,
+			Evidence: []rules.Evidence{{Source: source, Line: 1, Text: text}},
+			Facts:    map[string]string{text: id},
+			State:    []string{text},
+		}}}
+		var b bytes.Buffer
+		if err := timeline.Write(&b, events, rep); err != nil {
+			t.Fatal(err)
+		}
+		page := b.String()
+		if n := strings.Count(strings.ToLower(page), "</script"); n != 2 {
+			t.Fatalf("%d </script in the page, want 2", n)
+		}
+		if strings.Contains(page, "<!--") {
+			t.Fatal("a comment opened in the page")
+		}
+		if strings.ContainsAny(page, "\x1b\x07\u009b\u2028\u2029") {
+			t.Fatal("a raw control character reached the page")
+		}
+		m := dataOf(t, page)
+		if len(m.Findings) != 1 || len(m.Findings[0].Locs) == 0 {
+			t.Fatalf("the finding is not drawn: %+v", m.Findings)
+		}
+		if got, want := m.Findings[0].Message, render.Sanitize(text); got != want {
+			t.Fatalf("message %q, want %q", got, want)
+		}
+		if got, want := m.Lines[m.Findings[0].Ev[0]].Text, render.Sanitize(text); got != want {
+			t.Fatalf("evidence %q, want %q", got, want)
+		}
+	})
+}
