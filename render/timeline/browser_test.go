@@ -475,6 +475,21 @@ func TestBrowserManyLanes(t *testing.T) {
 	if before == after {
 		t.Errorf("Ctrl+wheel did not zoom: range still %q", after)
 	}
+	// Pan: dragging a lane to the left moves the axis to later times.
+	firstTick := `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(Array.from(document.querySelectorAll('svg.ruler text.tick')).map(e => e.textContent).join(' ')))))`
+	ticksBefore := eval[string](t, b, firstTick, chromedp.EvalAwaitPromise)
+	y := r.Y + 40
+	if err := chromedp.Do(b.ctx,
+		chromedp.MouseEvent(chromedp.MousePressed, r.X+r.W*0.7, y, chromedp.ButtonLeft),
+		chromedp.MouseEvent(chromedp.MouseMoved, r.X+r.W*0.5, y, chromedp.ButtonLeft),
+		chromedp.MouseEvent(chromedp.MouseMoved, r.X+r.W*0.3, y, chromedp.ButtonLeft),
+		chromedp.MouseEvent(chromedp.MouseReleased, r.X+r.W*0.3, y, chromedp.ButtonLeft),
+	); err != nil {
+		t.Fatal(err)
+	}
+	if ticksAfter := eval[string](t, b, firstTick, chromedp.EvalAwaitPromise); ticksAfter == ticksBefore {
+		t.Errorf("dragging did not pan: ticks still %q", ticksAfter)
+	}
 	b.screenshot(t, filepath.Join(dir, "many-lanes.png"))
 	if errs := b.consoleErrors(); len(errs) > 0 {
 		t.Errorf("console errors: %q", errs)
