@@ -68,6 +68,10 @@ type Stats struct {
 	Unclaimed int    `json:"unclaimed"`
 	Events    int    `json:"events"`
 	Diags     int    `json:"diagnostics"`
+	// SpeaksFor lists the subjects the source's events named (YugabyteDB
+	// peers, Elasticsearch nodes), so a report can say which file is which
+	// node. Scan leaves it empty; the caller fills it.
+	SpeaksFor []string `json:"speaks_for,omitempty"`
 }
 
 // Result is what Scan read from one source.

@@ -85,10 +85,29 @@ func Text(w io.Writer, r *Report, opt TextOptions) error {
 	if len(r.Findings) > 0 {
 		b.WriteString("\n")
 	}
+	if len(r.Stats.Sources) > 1 {
+		b.WriteString(sources(r, st))
+	}
 	b.WriteString(summary(r))
 	b.WriteString("\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// sources says, when several inputs were read, which peers or nodes each
+// speaks for: the first thing to check when a verdict spans files.
+func sources(r *Report, st textStyles) string {
+	var b strings.Builder
+	b.WriteString("sources:\n")
+	for _, s := range r.Stats.Sources {
+		who := "no peer or node named"
+		if len(s.SpeaksFor) > 0 {
+			who = strings.Join(s.SpeaksFor, ", ")
+		}
+		fmt.Fprintf(&b, "  %s  %s\n", st.where.Render(Sanitize(s.Source)), Sanitize(clipText(who, 200)))
+	}
+	b.WriteString("\n")
+	return b.String()
 }
 
 // summary is the last line of a text report.

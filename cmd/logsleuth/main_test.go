@@ -270,3 +270,19 @@ func TestExitCodeTable(t *testing.T) {
 	assert.Equal(t, exitUnreadable, exitCode(&outcomeError{outcome{findingsAtFailOn: true, unreadable: true}}))
 	assert.Equal(t, exitUnreadable, exitCode(errors.New("write report: broken pipe")))
 }
+
+// With several inputs, the report says which peer each file speaks for,
+// and the seed's cross-peer root cause is found.
+func TestSeveralPeersLogs(t *testing.T) {
+	dir := "../../testdata/yb/raft/seed-early-revocation"
+	r := logsleuth(t, "", nil, "analyze", dir)
+	assert.Equal(t, exitFindings, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "sources:\n  "+dir+"/ts-1.log  peer 1f0e3c5a7b9d4e6f8a0b2c4d6e8f0a1b\n")
+	assert.Contains(t, r.stdout, "error   yb/lease/early-revocation  (derived)")
+	assert.Contains(t, r.stdout, "error   yb/lease/overlap  (derived)")
+	// The same logs named in another order give the same report.
+	files, err := filepath.Glob(dir + "/*.log")
+	require.NoError(t, err)
+	rev := append([]string{"analyze"}, files[2], files[0], files[1])
+	assert.Equal(t, r.stdout, logsleuth(t, "", nil, rev...).stdout)
+}

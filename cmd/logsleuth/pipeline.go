@@ -58,6 +58,7 @@ func read(ios *IOStreams, paths []string, opt readOptions, fn func(parse.Event))
 	}
 	sort.SliceStable(inputs, func(i, j int) bool { return inputs[i].name < inputs[j].name })
 	type result struct {
+		speaks  map[string]bool
 		stats   parse.Stats
 		diags   []parse.Diagnostic
 		err     error
@@ -79,11 +80,14 @@ func read(ios *IOStreams, paths []string, opt readOptions, fn func(parse.Event))
 			}
 			defer rc.Close()
 			r.scanned = true
+			r.speaks = map[string]bool{}
 			r.stats, r.diags, r.err = parse.ScanFunc(rc, in.name, systems, parse.Options{Year: opt.Year}, func(e parse.Event) {
 				if keepEvent(e, opt) {
+					noteSpeaker(r.speaks, e)
 					emit(e)
 				}
 			})
+			r.stats.SpeaksFor = sortedKeys(r.speaks)
 		}
 	}
 	replay.Stream(producers, fn)
@@ -99,6 +103,29 @@ func read(ios *IOStreams, paths []string, opt readOptions, fn func(parse.Event))
 	}
 	printDiagnostics(ios, st.Diagnostics)
 	return st
+}
+
+// noteSpeaker records the peer or node an event names.
+func noteSpeaker(into map[string]bool, e parse.Event) {
+	if s, ok := e.(subjectOf); ok {
+		if _, p := s.Subject(); p != "" {
+			into["peer "+p] = true
+		}
+	}
+	if s, ok := e.(shardSubjectOf); ok {
+		if _, _, n := s.ShardSubject(); n != "" {
+			into["node "+n] = true
+		}
+	}
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // subjectOf is implemented by events that name a YugabyteDB tablet

@@ -21,32 +21,52 @@ type SourcePeers struct {
 // sorted by source then peer, so a report can say which file is which
 // node. Sources that named none are listed with no peers.
 func PeersBySource(events []parse.Event) []SourcePeers {
-	type acc struct {
-		peers   map[string]bool
-		tablets map[string]bool
-	}
-	by := map[string]*acc{}
+	var sp Speakers
 	for _, e := range events {
-		src := e.Info().Pos.Source
-		a := by[src]
-		if a == nil {
-			a = &acc{peers: map[string]bool{}, tablets: map[string]bool{}}
-			by[src] = a
-		}
-		ye, ok := e.(yb.Event)
-		if !ok {
-			continue
-		}
-		rep := ye.Rep()
-		if rep.Peer != "" {
-			a.peers[rep.Peer] = true
-		}
-		if rep.Tablet != "" {
-			a.tablets[rep.Tablet] = true
-		}
+		sp.Observe(e)
 	}
-	out := make([]SourcePeers, 0, len(by))
-	for src, a := range by {
+	return sp.List()
+}
+
+// Speakers gathers PeersBySource's answer one event at a time, for a
+// streamed timeline.
+type Speakers struct {
+	by map[string]*speakerAcc
+}
+
+type speakerAcc struct {
+	peers   map[string]bool
+	tablets map[string]bool
+}
+
+// Observe notes the source, peer and tablet of one event.
+func (s *Speakers) Observe(e parse.Event) {
+	if s.by == nil {
+		s.by = map[string]*speakerAcc{}
+	}
+	src := e.Info().Pos.Source
+	a := s.by[src]
+	if a == nil {
+		a = &speakerAcc{peers: map[string]bool{}, tablets: map[string]bool{}}
+		s.by[src] = a
+	}
+	ye, ok := e.(yb.Event)
+	if !ok {
+		return
+	}
+	rep := ye.Rep()
+	if rep.Peer != "" {
+		a.peers[rep.Peer] = true
+	}
+	if rep.Tablet != "" {
+		a.tablets[rep.Tablet] = true
+	}
+}
+
+// List returns what was observed, sorted by source.
+func (s *Speakers) List() []SourcePeers {
+	out := make([]SourcePeers, 0, len(s.by))
+	for src, a := range s.by {
 		sp := SourcePeers{Source: src, Peers: []string{}, Tablets: len(a.tablets)}
 		for p := range a.peers {
 			sp.Peers = append(sp.Peers, p)

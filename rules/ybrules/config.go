@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/logsleuth/logsleuth/parse/yb"
 	"github.com/logsleuth/logsleuth/replay/ybstate"
@@ -98,26 +97,9 @@ var configCatalog = []rules.Rule{
 	},
 }
 
-// configs holds each pack's config state until Pack carries it as a field
-// (a stopgap: Pack's struct is not this file's). Packs are used by one
-// goroutine each; the lock only guards the map between packs.
-var (
-	configsMu sync.Mutex
-	configs   = map[*Pack]*ybstate.Configs{}
-)
-
 // ConfigsOf returns the config and remote bootstrap state p replayed, for
 // `logsleuth state`.
-func ConfigsOf(p *Pack) *ybstate.Configs {
-	configsMu.Lock()
-	defer configsMu.Unlock()
-	c := configs[p]
-	if c == nil {
-		c = ybstate.NewConfigs()
-		configs[p] = c
-	}
-	return c
-}
+func ConfigsOf(p *Pack) *ybstate.Configs { return p.configs }
 
 // checkConfig checks a config or remote bootstrap event against the state
 // before it, then folds it in.

@@ -13,7 +13,12 @@ import (
 
 // Pack is the YugabyteDB rule pack.
 type Pack struct {
-	st       *ybstate.State
+	st *ybstate.State
+	// raft is the cross-peer Raft view and what the Raft rules keep
+	// between events (raft_state.go); configs is each tablet's Raft
+	// config and remote bootstrap state (config.go).
+	raft     *raftState
+	configs  *ybstate.Configs
 	findings []rules.Finding
 	// once keeps one finding per rule and event: a dump with one bad op
 	// would otherwise repeat it for every entry after.
@@ -26,7 +31,9 @@ type onceKey struct {
 }
 
 // New returns a pack with empty state.
-func New() *Pack { return &Pack{st: ybstate.New(), once: map[onceKey]int{}} }
+func New() *Pack {
+	return &Pack{st: ybstate.New(), raft: newRaftState(), configs: ybstate.NewConfigs(), once: map[onceKey]int{}}
+}
 
 // Rules implements rules.Pack.
 func (p *Pack) Rules() []rules.Rule {
@@ -55,6 +62,7 @@ func (p *Pack) Observe(e parse.Event) {
 	r := p.st.Replica(ybstate.KeyOf(ye))
 	switch ev := ye.(type) {
 	case *yb.MvccDump:
+		p.checkRaft(r, ev)
 		p.st.ObserveRole(r, ev)
 		r.BeginDump(ev)
 		for _, it := range ev.Items {
@@ -65,6 +73,7 @@ func (p *Pack) Observe(e parse.Event) {
 		return
 	case *yb.HTTooLow:
 		p.checkTooLow(r, ev)
+		p.checkRaft(r, ev)
 	case *yb.CheckFailed:
 		p.checkFailed(r, ev)
 	case *yb.OpSequence:

@@ -13,7 +13,6 @@ import (
 	"github.com/logsleuth/logsleuth/parse"
 	"github.com/logsleuth/logsleuth/parse/yb"
 	"github.com/logsleuth/logsleuth/replay"
-	"github.com/logsleuth/logsleuth/replay/ybstate"
 	"github.com/logsleuth/logsleuth/rules"
 )
 
@@ -26,10 +25,8 @@ W1007 16:39:05.900000   5300 mvcc.cc:300] T 7c1e0a5b3f9d4e2a8b6c5d4e3f2a1b0c P 3
 2. SafeTime { min_allowed: <min> deadline: +inf ht_lease: { time: { physical: 1696696745850000 } lease: { physical: 1696696747850000 } } safe_time: { physical: 1696696745799999 } }
 `
 
-// runSeedWithDump replays the seed's three peer logs plus ts3Dump. When
-// routed, MVCC dumps and hybrid-time-too-low blocks also go to checkRaft,
-// as they will once Pack.Observe passes them on.
-func runSeedWithDump(t *testing.T, routed bool, edit ...func(name, log string) string) []rules.Finding {
+// runSeedWithDump replays the seed's three peer logs plus ts3Dump.
+func runSeedWithDump(t *testing.T, edit ...func(name, log string) string) []rules.Finding {
 	t.Helper()
 	logs := map[string]string{"ts-3-mvcc.log": ts3Dump}
 	paths, _ := filepath.Glob("../../testdata/yb/raft/seed-early-revocation/*.log")
@@ -56,13 +53,6 @@ func runSeedWithDump(t *testing.T, routed bool, edit ...func(name, log string) s
 	}
 	p := New()
 	for _, e := range replay.Merge(streams) {
-		if routed {
-			switch ev := e.(type) {
-			case *yb.MvccDump, *yb.HTTooLow:
-				ye := ev.(yb.Event)
-				p.checkRaft(p.st.Replica(ybstate.KeyOf(ye)), ye)
-			}
-		}
 		p.Observe(e)
 	}
 	return p.Finish()
@@ -70,7 +60,7 @@ func runSeedWithDump(t *testing.T, routed bool, edit ...func(name, log string) s
 
 func TestRaftLeaseOverlapFromRaftLines(t *testing.T) {
 	var got *rules.Finding
-	fs := runSeedWithDump(t, true)
+	fs := runSeedWithDump(t)
 	for i := range fs {
 		if fs[i].Rule == LeaseOverlap && fs[i].Pos().Source == "ts-3-mvcc.log" && fs[i].Pos().Line == 3 {
 			got = &fs[i]
@@ -99,16 +89,6 @@ func TestRaftLeaseOverlapFromRaftLines(t *testing.T) {
 	assert.True(t, served, "served safe time overlap")
 }
 
-// Until dumps reach checkRaft, the same logs give no overlap at ts-3's
-// dump: the term-1 lease is only learned from lines logged after it.
-func TestRaftLeaseOverlapNeedsRouting(t *testing.T) {
-	for _, f := range runSeedWithDump(t, false) {
-		if f.Rule == LeaseOverlap {
-			assert.NotEqual(t, "ts-3-mvcc.log", f.Pos().Source)
-		}
-	}
-}
-
 // Without ts-1's reset lines, its lease shows only in the FATAL dump it
 // printed at 16:39:07.52, after ts-3's trace: too late for the check made
 // as ts-3's op is read, not for the one made at the end.
@@ -126,7 +106,7 @@ func TestRaftLeaseOverlapFromLaterDump(t *testing.T) {
 		return strings.Join(keep, "\n")
 	}
 	var got *rules.Finding
-	fs := runSeedWithDump(t, true, noReset)
+	fs := runSeedWithDump(t, noReset)
 	for i := range fs {
 		if fs[i].Rule == LeaseOverlap && fs[i].Pos().Source == "ts-3-mvcc.log" && fs[i].Pos().Line == 3 {
 			got = &fs[i]

@@ -2,9 +2,6 @@ package ybrules
 
 import (
 	"io"
-	"runtime"
-	"sync"
-	"weak"
 
 	"github.com/logsleuth/logsleuth/parse"
 	"github.com/logsleuth/logsleuth/replay/ybstate"
@@ -12,11 +9,6 @@ import (
 
 // raftState is the pack's cross-peer Raft view and what the Raft rules
 // keep between events.
-//
-// It belongs in Pack as a field; pack.go is not this file's to change, so
-// until it is, each pack's raftState sits in a side table keyed by a weak
-// pointer to the pack and dropped when the pack is collected (packs are
-// short-lived and tests run them in parallel).
 type raftState struct {
 	raft *ybstate.Raft
 	// revState holds the revoker's replica state at each revocation.
@@ -31,28 +23,8 @@ func newRaftState() *raftState {
 	return &raftState{raft: ybstate.NewRaft(), revState: map[parse.Pos][]string{}}
 }
 
-var (
-	raftMu     sync.Mutex
-	raftStates = map[weak.Pointer[Pack]]*raftState{}
-)
-
-// raftOf returns p's Raft state, creating it.
-func raftOf(p *Pack) *raftState {
-	k := weak.Make(p)
-	raftMu.Lock()
-	defer raftMu.Unlock()
-	rs := raftStates[k]
-	if rs == nil {
-		rs = newRaftState()
-		raftStates[k] = rs
-		runtime.AddCleanup(p, func(k weak.Pointer[Pack]) {
-			raftMu.Lock()
-			delete(raftStates, k)
-			raftMu.Unlock()
-		}, k)
-	}
-	return rs
-}
+// raftOf returns p's Raft state.
+func raftOf(p *Pack) *raftState { return p.raft }
 
 // Raft is the merged Raft view the pack replayed, for `logsleuth state
 // --tablet T`.
