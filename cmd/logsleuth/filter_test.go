@@ -42,23 +42,26 @@ func TestFilterEvents(t *testing.T) {
 	yb2 := &ybEvent{Meta: at(2), tablet: "t2", peer: "p1"}
 	es1 := &esEvent{Meta: at(3), index: "logs", shard: 0, node: "n1"}
 	es2 := &esEvent{Meta: at(4), index: "logs", shard: 1, node: "n2"}
+	// A cluster-state line names no shard: every shard's replay needs it.
+	es3 := &esEvent{Meta: at(4), index: "", shard: -1, node: "n2"}
 	bare := &bareEvent{}
-	all := []parse.Event{yb1, yb2, es1, es2, bare}
+	all := []parse.Event{yb1, yb2, es1, es2, es3, bare}
 	shard := func(n int) readOptions { return readOptions{Shard: n, HasShard: true} }
 	for name, tc := range map[string]struct {
 		opt  readOptions
 		want []parse.Event
 	}{
-		"none":          {readOptions{}, all},
-		"tablet":        {readOptions{Tablet: "t1"}, []parse.Event{yb1, es1, es2, bare}},
-		"peer":          {readOptions{Peer: "p1"}, all},
-		"index":         {readOptions{Index: "other"}, []parse.Event{yb1, yb2, bare}},
-		"shard 0":       {shard(0), []parse.Event{yb1, yb2, es1, bare}},
-		"shard 1":       {shard(1), []parse.Event{yb1, yb2, es2, bare}},
-		"node":          {readOptions{Node: "n2"}, []parse.Event{yb1, yb2, es2, bare}},
-		"since":         {readOptions{Since: at(3).Time}, []parse.Event{es1, es2, bare}},
-		"until":         {readOptions{Until: at(2).Time}, []parse.Event{yb1, yb2, bare}},
-		"window+tablet": {readOptions{Since: at(2).Time, Until: at(3).Time, Tablet: "t2"}, []parse.Event{yb2, es1, bare}},
+		"none":                 {readOptions{}, all},
+		"tablet":               {readOptions{Tablet: "t1"}, []parse.Event{yb1, es1, es2, es3, bare}},
+		"peer":                 {readOptions{Peer: "p1"}, all},
+		"index":                {readOptions{Index: "other"}, []parse.Event{yb1, yb2, es3, bare}},
+		"shard 0":              {shard(0), []parse.Event{yb1, yb2, es1, es3, bare}},
+		"shard 1":              {shard(1), []parse.Event{yb1, yb2, es2, es3, bare}},
+		"node":                 {readOptions{Node: "n2"}, all},
+		"since":                {readOptions{Since: at(3).Time}, []parse.Event{es1, es2, es3, bare}},
+		"until":                {readOptions{Until: at(2).Time}, []parse.Event{yb1, yb2, bare}},
+		"window+tablet":        {readOptions{Since: at(2).Time, Until: at(3).Time, Tablet: "t2"}, []parse.Event{yb2, es1, bare}},
+		"peer is for findings": {readOptions{Peer: "p9"}, all},
 	} {
 		var kept []parse.Event
 		for _, e := range all {

@@ -162,24 +162,22 @@ func keepEvent(e parse.Event, opt readOptions) bool {
 			return false
 		}
 	}
-	if s, ok := e.(subjectOf); ok && (opt.Tablet != "" || opt.Peer != "") {
-		t, p := s.Subject()
-		if opt.Tablet != "" && t != opt.Tablet {
-			return false
-		}
-		if opt.Peer != "" && p != opt.Peer {
+	// --peer and --node choose findings, not events: a replica's verdict
+	// can rest on its peers' lines (a lease another peer held), so every
+	// replica of the chosen tablet or shard is replayed.
+	if s, ok := e.(subjectOf); ok && opt.Tablet != "" {
+		if t, _ := s.Subject(); t != opt.Tablet {
 			return false
 		}
 	}
-	if s, ok := e.(shardSubjectOf); ok && (opt.Index != "" || opt.HasShard || opt.Node != "") {
-		idx, shard, node := s.ShardSubject()
-		if opt.Index != "" && idx != opt.Index {
+	if s, ok := e.(shardSubjectOf); ok && (opt.Index != "" || opt.HasShard) {
+		// A line that names no shard (a cluster-state dump, a disruption)
+		// is kept: the shard's replay may need it.
+		idx, shard, _ := s.ShardSubject()
+		if idx != "" && opt.Index != "" && idx != opt.Index {
 			return false
 		}
-		if opt.HasShard && shard != opt.Shard {
-			return false
-		}
-		if opt.Node != "" && node != opt.Node {
+		if idx != "" && opt.HasShard && shard != opt.Shard {
 			return false
 		}
 	}

@@ -14,6 +14,16 @@ type Where struct {
 	Shard int
 }
 
+// ShardSubject says which shard copy the line speaks of, for the CLI's
+// --index, --shard and --node filters: index "" and shard -1 when the line
+// names no shard, node "" when it names no node.
+func (w Where) ShardSubject() (index string, shard int, node string) {
+	if !w.HasShard() {
+		return "", -1, w.Node
+	}
+	return w.Index, w.Shard, w.Node
+}
+
 // HasShard reports whether the line named a shard.
 func (w Where) HasShard() bool { return w.Index != "" && w.Shard >= 0 }
 
