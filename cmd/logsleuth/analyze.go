@@ -134,9 +134,13 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 	defer closeOutputs(outs)
 
 	run, ran := choosePacks(newPacks(), sel)
+	keep := wantsEvents(outs)
 	stats := read(ios, args, opts.readOptions, func(e parse.Event) {
 		for _, p := range run {
 			p.Observe(e)
+		}
+		if keep {
+			env.events = append(env.events, e)
 		}
 	})
 	findings := finish(run, sel, opts.readOptions)

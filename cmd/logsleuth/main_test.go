@@ -286,3 +286,21 @@ func TestSeveralPeersLogs(t *testing.T) {
 	rev := append([]string{"analyze"}, files[2], files[0], files[1])
 	assert.Equal(t, r.stdout, logsleuth(t, "", nil, rev...).stdout)
 }
+
+func TestHTMLReport(t *testing.T) {
+	r := logsleuth(t, "", nil, "analyze", "--format", "html", sample)
+	assert.Equal(t, exitFindings, r.code, r.stderr)
+	assert.True(t, strings.HasPrefix(r.stdout, "<!DOCTYPE html>"))
+	assert.Contains(t, r.stdout, `id="timeline-data"`)
+	assert.Contains(t, r.stdout, "yb/mvcc/ht-below-safe-time")
+
+	out := filepath.Join(t.TempDir(), "out", "incident.html")
+	r = logsleuth(t, "", nil, "analyze", "-o", "html="+out, sample)
+	assert.Equal(t, exitFindings, r.code, r.stderr)
+	assert.Empty(t, r.stdout, "with -o alone, stdout gets no report")
+	page, err := os.ReadFile(out)
+	require.NoError(t, err)
+	assert.True(t, bytes.HasPrefix(page, []byte("<!DOCTYPE html>")))
+	again := logsleuth(t, "", nil, "analyze", "--format", "html", sample)
+	assert.Equal(t, string(page), again.stdout, "the page is byte-identical run to run")
+}

@@ -8,11 +8,13 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/logsleuth/logsleuth/parse"
 	"github.com/logsleuth/logsleuth/render"
+	"github.com/logsleuth/logsleuth/render/timeline"
 )
 
 // formats are the report formats, in the order help lists them.
-var formats = []string{"text", "json", "markdown", "sarif", "junit"}
+var formats = []string{"text", "json", "markdown", "sarif", "junit", "html"}
 
 func knownFormat(f string) bool {
 	for _, k := range formats {
@@ -106,6 +108,19 @@ func closeOutputs(outs []output) error {
 type renderEnv struct {
 	color bool // for text to stdout only
 	sarif render.SARIFOptions
+	// events is the timeline, kept only when an html report is asked for:
+	// the page draws every event, the other formats only findings.
+	events []parse.Event
+}
+
+// wantsEvents reports whether an output needs the whole timeline.
+func wantsEvents(outs []output) bool {
+	for _, o := range outs {
+		if o.format == "html" {
+			return true
+		}
+	}
+	return false
 }
 
 func writeReport(w io.Writer, format string, rep *render.Report, env renderEnv) error {
@@ -118,6 +133,8 @@ func writeReport(w io.Writer, format string, rep *render.Report, env renderEnv) 
 		return render.SARIF(w, rep, env.sarif)
 	case "junit":
 		return render.JUnit(w, rep)
+	case "html":
+		return timeline.Write(w, env.events, rep)
 	}
 	return render.Text(w, rep, render.TextOptions{Color: env.color})
 }
