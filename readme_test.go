@@ -7,6 +7,10 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/logsleuth/logsleuth/rules"
+	"github.com/logsleuth/logsleuth/rules/esrules"
+	"github.com/logsleuth/logsleuth/rules/ybrules"
 )
 
 // TestReadmeExamples runs each command the README shows with a
@@ -34,5 +38,33 @@ func TestReadmeExamples(t *testing.T) {
 		if string(out) != want {
 			t.Errorf("logsleuth %s prints:\n%s\nREADME shows:\n%s", m[1], out, want)
 		}
+	}
+}
+
+// TestReadmeRules checks the README's rule table lists exactly the rules
+// the packs define, with their severities.
+func TestReadmeRules(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := regexp.MustCompile("(?m)^\\| `([a-z]+/[a-z0-9-]+/[a-z0-9-]+)` \\| ([a-z]+) \\|")
+	listed := map[string]string{}
+	for _, m := range row.FindAllStringSubmatch(string(readme), -1) {
+		listed[m[1]] = m[2]
+	}
+	for _, r := range rules.Catalog([]rules.Pack{ybrules.New(), esrules.New()}) {
+		sev, ok := listed[r.ID]
+		if !ok {
+			t.Errorf("README's rule table lacks %s", r.ID)
+			continue
+		}
+		if sev != r.Severity.String() {
+			t.Errorf("README says %s is %s; the catalog says %s", r.ID, sev, r.Severity)
+		}
+		delete(listed, r.ID)
+	}
+	for id := range listed {
+		t.Errorf("README lists %s, which no pack defines", id)
 	}
 }

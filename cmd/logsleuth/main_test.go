@@ -304,3 +304,11 @@ func TestHTMLReport(t *testing.T) {
 	again := logsleuth(t, "", nil, "analyze", "--format", "html", sample)
 	assert.Equal(t, string(page), again.stdout, "the page is byte-identical run to run")
 }
+
+// A leader's line about the replica it adds speaks for the leader.
+func TestSpeakerIsThePrefixPeer(t *testing.T) {
+	r := logsleuth(t, "", nil, "analyze", "../../testdata/yb/config/race")
+	assert.Contains(t, r.stdout, "/leader-a.log  peer 3f1c0a9b5e7d4c2a8b6e0f1d2c3b4a59\n")
+	assert.Contains(t, r.stdout, "/master.log  no peer or node named\n")
+	assert.Contains(t, r.stdout, "error   yb/config/orphan-replica")
+}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/logsleuth/logsleuth/parse"
+	"github.com/logsleuth/logsleuth/parse/yb"
 	"github.com/logsleuth/logsleuth/render"
 	"github.com/logsleuth/logsleuth/replay"
 	"github.com/logsleuth/logsleuth/rules"
@@ -105,8 +106,16 @@ func read(ios *IOStreams, paths []string, opt readOptions, fn func(parse.Event))
 	return st
 }
 
-// noteSpeaker records the peer or node an event names.
+// noteSpeaker records the peer or node a source speaks for. A config or
+// remote bootstrap line may be about another replica (a leader evicting a
+// follower); its own prefix's peer is the speaker, not its subject.
 func noteSpeaker(into map[string]bool, e parse.Event) {
+	if l, ok := e.(interface{ LocalInfo() *yb.Local }); ok {
+		if self := l.LocalInfo().Self; self != "" {
+			into["peer "+self] = true
+		}
+		return
+	}
 	if s, ok := e.(subjectOf); ok {
 		if _, p := s.Subject(); p != "" {
 			into["peer "+p] = true
