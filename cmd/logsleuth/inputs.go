@@ -114,9 +114,10 @@ func cleanErr(path string, err error) error {
 	return fmt.Errorf("%s: %w", path, err)
 }
 
-// MaxDecompressed caps what one .gz input may expand to, so a
+// maxDecompressed caps what one .gz input may expand to, so a
 // decompression bomb cannot fill memory or stall the run.
-const MaxDecompressed = 64 << 30
+// It is a variable so tests can use a small one.
+var maxDecompressed int64 = 32 << 30
 
 // openInput returns a reader of in's log text, decompressing gzip
 // (recognised by its magic bytes, whatever the name). The bytes read from
@@ -140,7 +141,7 @@ func openInput(ios *IOStreams, in input, prog *progress) (io.ReadCloser, error) 
 			rc.Close()
 			return nil, fmt.Errorf("%s: gzip: %w", in.name, err)
 		}
-		return &gzInput{zr: zr, under: rc, left: MaxDecompressed}, nil
+		return &gzInput{zr: zr, under: rc, left: maxDecompressed}, nil
 	}
 	return struct {
 		io.Reader
@@ -154,12 +155,17 @@ type gzInput struct {
 	left  int64
 }
 
-// errBomb reports a .gz that expands past MaxDecompressed.
-var errBomb = fmt.Errorf("decompresses to more than %d GiB; the rest is not read", MaxDecompressed>>30)
+// bombError reports a .gz that expands past maxDecompressed: a
+// decompression bomb, or a log too large to be worth reading whole.
+type bombError struct{ limit int64 }
+
+func (e bombError) Error() string {
+	return fmt.Sprintf("gzip: decompresses to more than %s; the rest is not read (a decompression bomb?)", humanBytes(e.limit))
+}
 
 func (g *gzInput) Read(b []byte) (int, error) {
 	if g.left <= 0 {
-		return 0, errBomb
+		return 0, bombError{maxDecompressed}
 	}
 	if int64(len(b)) > g.left {
 		b = b[:g.left]

@@ -312,3 +312,61 @@ func TestSpeakerIsThePrefixPeer(t *testing.T) {
 	assert.Contains(t, r.stdout, "/master.log  no peer or node named\n")
 	assert.Contains(t, r.stdout, "error   yb/config/orphan-replica")
 }
+
+func TestGzipBombIsCapped(t *testing.T) {
+	old := maxDecompressed
+	maxDecompressed = 1 << 20
+	defer func() { maxDecompressed = old }()
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	_, _ = zw.Write(bytes.Repeat([]byte("I1007 16:39:07.000000 1 x.cc:1] padding\n"), 100_000)) // 4 MB
+	require.NoError(t, zw.Close())
+	dir := t.TempDir()
+	bomb := filepath.Join(dir, "bomb.log.gz")
+	require.NoError(t, os.WriteFile(bomb, gz.Bytes(), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "z.log"), []byte(readSample(t)), 0o600))
+	r := logsleuth(t, "", nil, "analyze", dir)
+	assert.Equal(t, exitUnreadable, r.code)
+	assert.Contains(t, r.stderr, bomb+": read after line ")
+	assert.Contains(t, r.stderr, "decompresses to more than 1.0 MiB; the rest is not read")
+	assert.Contains(t, r.stdout, "yb/mvcc/ht-below-safe-time", "the other input is still analysed")
+}
+
+func TestSymlinkLoopAndUnlistableDirectory(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "a", "b"), 0o755))
+	require.NoError(t, os.Symlink(filepath.Join(dir, "a"), filepath.Join(dir, "a", "b", "loop")))
+	require.NoError(t, os.Symlink(filepath.Join(dir, "nowhere"), filepath.Join(dir, "a", "dangling")))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "a", "b", "t.log"), []byte(readSample(t)), 0o600))
+	locked := filepath.Join(dir, "locked")
+	require.NoError(t, os.MkdirAll(locked, 0o755))
+	r := logsleuthFS(t, deniedDirFS{dir: locked}, "", nil, "analyze", dir)
+	assert.Equal(t, exitUnreadable, r.code)
+	assert.Contains(t, r.stderr, filepath.Join(dir, "a", "dangling")+": no such file or directory")
+	assert.Contains(t, r.stderr, locked+": permission denied")
+	assert.Contains(t, r.stdout, "yb/mvcc/ht-below-safe-time")
+	assert.Contains(t, r.stdout, "in 1 source,", "the link loop is not followed")
+}
+
+// deniedDirFS refuses to list one directory, as an unreadable one would.
+type deniedDirFS struct {
+	osFS
+	dir string
+}
+
+func (d deniedDirFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if name == d.dir {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+	}
+	return d.osFS.ReadDir(name)
+}
+
+func TestEmptyInputAndCRLF(t *testing.T) {
+	r := logsleuth(t, "", nil, "analyze")
+	assert.Equal(t, exitClean, r.code)
+	assert.Equal(t, "0 findings in 1 source, 0 lines, 0 events, 0 unclaimed, 0 diagnostics\n", r.stdout)
+	crlf := strings.ReplaceAll(readSample(t), "\n", "\r\n")
+	r = logsleuth(t, crlf, nil, "analyze")
+	assert.Equal(t, exitFindings, r.code)
+	assert.Contains(t, r.stdout, "2 findings (2 errors) in 1 source, 71 lines, 2 events, 0 unclaimed, 0 diagnostics")
+}
