@@ -74,9 +74,9 @@ type TraceItem struct {
 }
 
 var (
-	valueParser  = participle.MustBuild[Value](participle.Lexer(lex), participle.Elide("Whitespace"), participle.UseLookahead(2))
-	fieldsParser = participle.MustBuild[Fields](participle.Lexer(lex), participle.Elide("Whitespace"), participle.UseLookahead(2))
-	itemParser   = participle.MustBuild[TraceItem](participle.Lexer(lex), participle.Elide("Whitespace"), participle.UseLookahead(2))
+	valueParser  = participle.MustBuild[Value](participle.Lexer(fastLex), participle.Elide("Whitespace"), participle.UseLookahead(2))
+	fieldsParser = participle.MustBuild[Fields](participle.Lexer(fastLex), participle.Elide("Whitespace"), participle.UseLookahead(2))
+	itemParser   = participle.MustBuild[TraceItem](participle.Lexer(fastLex), participle.Elide("Whitespace"), participle.UseLookahead(2))
 )
 
 // ParseValue parses one complete value.
