@@ -12,9 +12,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/logsleuth/logsleuth/parse"
-	"github.com/logsleuth/logsleuth/parse/yb"
-	"github.com/logsleuth/logsleuth/replay"
 	"github.com/logsleuth/logsleuth/rules"
 	"github.com/logsleuth/logsleuth/rules/ybrules"
 )
@@ -45,19 +42,7 @@ func configRun(t testing.TB, paths ...string) ([]rules.Finding, *ybrules.Pack) {
 // configRunText is configRun over texts named by source.
 func configRunText(t testing.TB, texts map[string]string) ([]rules.Finding, *ybrules.Pack) {
 	t.Helper()
-	names := make([]string, 0, len(texts))
-	for n := range texts {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	var streams [][]parse.Event
-	for _, n := range names {
-		res, err := parse.Scan(strings.NewReader(texts[n]), n, []parse.System{yb.System}, parse.Options{})
-		require.NoError(t, err)
-		streams = append(streams, res.Events)
-	}
-	pack := ybrules.New()
-	return rules.Run(replay.Merge(streams), []rules.Pack{pack}), pack
+	return runPack(t, texts)
 }
 
 // configOnly keeps the config and remote bootstrap findings.

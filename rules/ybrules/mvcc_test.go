@@ -10,9 +10,6 @@ import (
 
 	"github.com/cockroachdb/datadriven"
 
-	"github.com/logsleuth/logsleuth/parse"
-	"github.com/logsleuth/logsleuth/parse/yb"
-	"github.com/logsleuth/logsleuth/replay"
 	"github.com/logsleuth/logsleuth/rules"
 	"github.com/logsleuth/logsleuth/rules/ybrules"
 )
@@ -20,20 +17,16 @@ import (
 // analyze runs the YugabyteDB pipeline over named logs, merged in name order.
 func analyze(t testing.TB, logs map[string]io.Reader) []rules.Finding {
 	t.Helper()
-	names := make([]string, 0, len(logs))
-	for n := range logs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	var streams [][]parse.Event
-	for _, n := range names {
-		res, err := parse.Scan(logs[n], n, []parse.System{yb.System}, parse.Options{})
+	texts := map[string]string{}
+	for n, r := range logs {
+		b, err := io.ReadAll(r)
 		if err != nil {
-			t.Fatalf("%s: %v", n, err)
+			t.Fatal(err)
 		}
-		streams = append(streams, res.Events)
+		texts[n] = string(b)
 	}
-	return rules.Run(replay.Merge(streams), []rules.Pack{ybrules.New()})
+	fs, _ := runPack(t, texts)
+	return fs
 }
 
 // summarize prints findings one per line, with their evidence lines and

@@ -1,7 +1,6 @@
 package ybrules_test
 
 import (
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -10,9 +9,6 @@ import (
 
 	"github.com/cockroachdb/datadriven"
 
-	"github.com/logsleuth/logsleuth/parse"
-	"github.com/logsleuth/logsleuth/parse/yb"
-	"github.com/logsleuth/logsleuth/replay"
 	"github.com/logsleuth/logsleuth/rules"
 	"github.com/logsleuth/logsleuth/rules/ybrules"
 )
@@ -39,33 +35,13 @@ func readDir(t testing.TB, dir string) map[string]string {
 }
 
 func analyzeLogs(t testing.TB, logs map[string]string) []rules.Finding {
-	in := map[string]io.Reader{}
-	for n, s := range logs {
-		in[n] = strings.NewReader(s)
-	}
-	return analyze(t, in)
+	fs, _ := runPack(t, logs)
+	return fs
 }
 
 // replayLogs feeds the merged logs to a pack and returns it, for its state.
 func replayLogs(t testing.TB, logs map[string]string) *ybrules.Pack {
-	names := make([]string, 0, len(logs))
-	for n := range logs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	var streams [][]parse.Event
-	for _, n := range names {
-		res, err := parse.Scan(strings.NewReader(logs[n]), n, []parse.System{yb.System}, parse.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		streams = append(streams, res.Events)
-	}
-	p := ybrules.New()
-	for _, e := range replay.Merge(streams) {
-		p.Observe(e)
-	}
-	p.Finish()
+	_, p := runPack(t, logs)
 	return p
 }
 
