@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"time"
 
@@ -88,7 +90,7 @@ func read(ios *IOStreams, paths []string, opt readOptions, fn func(parse.Event))
 					emit(e)
 				}
 			})
-			r.stats.SpeaksFor = sortedKeys(r.speaks)
+			r.stats.SpeaksFor = slices.Sorted(maps.Keys(r.speaks))
 		}
 	}
 	replay.Stream(producers, fn)
@@ -126,15 +128,6 @@ func noteSpeaker(into map[string]bool, e parse.Event) {
 			into["node "+n] = true
 		}
 	}
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // subjectOf is implemented by events that name a YugabyteDB tablet

@@ -2,6 +2,8 @@ package ybstate
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"time"
 
@@ -257,14 +259,7 @@ type Step struct {
 func (r *Raft) Tablet(tablet string) *TabletRaft { return r.tablets[tablet] }
 
 // Tablets returns the tablets seen, sorted.
-func (r *Raft) Tablets() []string {
-	out := make([]string, 0, len(r.tablets))
-	for t := range r.tablets {
-		out = append(out, t)
-	}
-	sort.Strings(out)
-	return out
-}
+func (r *Raft) Tablets() []string { return slices.Sorted(maps.Keys(r.tablets)) }
 
 func (r *Raft) tablet(t string) *TabletRaft {
 	tr := r.tablets[t]
@@ -280,14 +275,7 @@ func (r *Raft) tablet(t string) *TabletRaft {
 func (t *TabletRaft) Peer(peer string) *PeerRaft { return t.peers[peer] }
 
 // Peers returns the peers seen, sorted.
-func (t *TabletRaft) Peers() []string {
-	out := make([]string, 0, len(t.peers))
-	for p := range t.peers {
-		out = append(out, p)
-	}
-	sort.Strings(out)
-	return out
-}
+func (t *TabletRaft) Peers() []string { return slices.Sorted(maps.Keys(t.peers)) }
 
 func (t *TabletRaft) peer(p string) *PeerRaft {
 	pr := t.peers[p]
