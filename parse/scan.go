@@ -42,6 +42,16 @@ type Decoder interface {
 	End(out *Sink)
 }
 
+// Owner is implemented by decoders that can tell a line is in their own
+// system's format even when they decline it (a glog line from a file they
+// do not read): Scan then asks no other system about it, which keeps the
+// cost of a large log's ordinary lines to one decoder's byte test.
+type Owner interface {
+	// Owned reports whether the line most recently declined was in this
+	// decoder's format.
+	Owned() bool
+}
+
 // Options are the user's settings that decoders need.
 type Options struct {
 	// Year is the year for timestamps that print none (glog), or 0 to take
@@ -95,6 +105,11 @@ func Scan(src io.Reader, source string, systems []System, opts Options) (*Result
 		res.Events = append(res.Events, e)
 	})
 	return res, err
+}
+
+func owns(d Decoder) bool {
+	o, ok := d.(Owner)
+	return ok && o.Owned()
 }
 
 // MaxDiags bounds the diagnostics kept per source; the count of the rest
@@ -170,17 +185,21 @@ func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit
 		}
 		line := Line{Pos: Pos{Source: source, Line: lineNo}, Text: text}
 		blank := len(bytes.TrimSpace(text)) == 0
-		claimed := false
+		claimed, owned := false, false
 		if active >= 0 {
 			claimed = decs[active].Line(line, &sink)
+			owned = !claimed && owns(decs[active])
 		}
-		if !claimed && !blank {
+		if !claimed && !blank && !owned {
 			for i, d := range decs {
 				if i == active {
 					continue
 				}
 				if d.Line(line, &sink) {
 					claimed, active = true, i
+					break
+				}
+				if owns(d) {
 					break
 				}
 			}

@@ -148,3 +148,23 @@ func TestScanFuncStreams(t *testing.T) {
 	assert.Equal(t, []int{1, 3}, lines)
 	assert.Equal(t, 2, st.Events)
 }
+
+// ownerDecoder declines every line but says lines starting with "mine"
+// are its own, so no other system should be asked about them.
+type ownerDecoder struct{ owned bool }
+
+func (d *ownerDecoder) Line(l Line, out *Sink) bool {
+	d.owned = strings.HasPrefix(string(l.Text), "mine")
+	return false
+}
+func (d *ownerDecoder) End(*Sink)   {}
+func (d *ownerDecoder) Owned() bool { return d.owned }
+
+func TestScanOwnerStopsOtherSystems(t *testing.T) {
+	owner := System{Name: "owner", NewDecoder: func(string, Options) Decoder { return &ownerDecoder{} }}
+	res, err := Scan(strings.NewReader("mine alpha\nalpha theirs\n"), "o", []System{owner, sys("alpha")}, Options{})
+	require.NoError(t, err)
+	require.Len(t, res.Events, 1)
+	assert.Equal(t, 2, res.Events[0].Info().Pos.Line)
+	assert.Equal(t, 1, res.Stats.Unclaimed)
+}

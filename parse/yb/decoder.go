@@ -22,6 +22,9 @@ type decoder struct {
 	years      yearKeeper
 	yearWarned bool
 	block      *block
+	// owned is set when the last line declined had a glog envelope: no
+	// other system's log looks like that (parse.Owner).
+	owned bool
 	// fatals remembers the FATAL messages read in one form (glog line or
 	// FATAL-details line) so the other form of the same message is not
 	// read as a second break.
@@ -45,8 +48,13 @@ func (d *decoder) Line(l parse.Line, out *parse.Sink) bool {
 		}
 		d.closeBlock(out)
 	}
-	return d.fresh(l, &env, out)
+	claimed := d.fresh(l, &env, out)
+	d.owned = !claimed && env.hasClock && len(env.file) > 0
+	return claimed
 }
+
+// Owned implements parse.Owner.
+func (d *decoder) Owned() bool { return d.owned }
 
 // End implements parse.Decoder.
 func (d *decoder) End(out *parse.Sink) {
