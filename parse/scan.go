@@ -1,13 +1,9 @@
 package parse
 
 import (
-	"bufio"
-	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"time"
-	"unicode/utf8"
 )
 
 // Line is one line of input offered to a decoder. Text has no line ending
@@ -63,6 +59,18 @@ type Options struct {
 type System struct {
 	Name       string
 	NewDecoder func(source string, opts Options) Decoder
+	// Skip, when set, is a pure test (safe from several goroutines) that
+	// takes a line no decoder of any system would claim and that is in this
+	// system's own format, so it ends any block this system's decoder has
+	// open. Scan runs it on worker goroutines, ahead of the decoders, so the
+	// bulk of a large log never reaches them.
+	Skip func(text []byte) bool
+}
+
+// Breaker is implemented by decoders with a Skip test: Break is called for
+// a line Skip took, where Line would have ended an open block.
+type Breaker interface {
+	Break(out *Sink)
 }
 
 // MaxLine is the longest line kept whole. Longer lines are cut there (with a
@@ -137,8 +145,6 @@ func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit
 		invalid   int
 		invFirst  int
 		lineNo    int
-		rd        = bufio.NewReaderSize(src, 64<<10)
-		long      []byte
 		readError error
 	)
 	// flush hands the events decoded so far to emit, giving each without a
@@ -165,26 +171,41 @@ func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit
 		}
 		sink.Diags = sink.Diags[:0]
 	}
-	offer := func(text []byte) {
+	offer := func(p preparedLine) {
 		lineNo++
 		st.Lines++
-		if bytes.IndexByte(text, 0) >= 0 {
+		if p.flags&flagOverlong != 0 {
+			sink.Diag(Pos{source, lineNo}, "line longer than %d MiB; only its first %d MiB were read", MaxLine>>20, MaxLine>>20)
+		}
+		if p.flags&flagBinary != 0 {
 			if binary == 0 {
 				binFirst = lineNo
 			}
 			binary++
 			st.Unclaimed++
+			flush()
 			return
 		}
-		if !utf8.Valid(text) {
+		if p.flags&flagInvalid != 0 {
 			if invalid == 0 {
 				invFirst = lineNo
 			}
 			invalid++
-			text = bytes.ToValidUTF8(text, []byte("\uFFFD"))
 		}
-		line := Line{Pos: Pos{Source: source, Line: lineNo}, Text: text}
-		blank := len(bytes.TrimSpace(text)) == 0
+		// A line a system's Skip test took is unclaimed, unless another
+		// system's decoder is inside a block and must see it.
+		if k := int(p.skip); k >= 0 && (active < 0 || active == k) {
+			if b, ok := decs[k].(Breaker); ok {
+				b.Break(&sink)
+			}
+			st.Unclaimed++
+			if len(sink.Events) > 0 || len(sink.Diags) > 0 {
+				flush()
+			}
+			return
+		}
+		line := Line{Pos: Pos{Source: source, Line: lineNo}, Text: p.text}
+		blank := p.flags&flagBlank != 0
 		claimed, owned := false, false
 		if active >= 0 {
 			claimed = decs[active].Line(line, &sink)
@@ -213,39 +234,10 @@ func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit
 			flush()
 		}
 	}
-	for {
-		chunk, err := rd.ReadSlice('\n')
-		st.Bytes += int64(len(chunk))
-		if errors.Is(err, bufio.ErrBufferFull) || long != nil {
-			// A line longer than the buffer is gathered here, up to one
-			// byte past MaxLine so that an overlong line can be told.
-			if long == nil {
-				long = make([]byte, 0, 2*len(chunk))
-			}
-			if room := MaxLine + 1 - len(long); room > 0 {
-				long = append(long, chunk[:min(room, len(chunk))]...)
-			}
-			if errors.Is(err, bufio.ErrBufferFull) {
-				continue
-			}
-			chunk = long
-		}
-		if len(chunk) > 0 {
-			text := bytes.TrimSuffix(chunk, []byte("\n"))
-			text = bytes.TrimSuffix(text, []byte("\r"))
-			if len(text) > MaxLine {
-				text = text[:MaxLine]
-				sink.Diag(Pos{source, lineNo + 1}, "line longer than %d MiB; only its first %d MiB were read", MaxLine>>20, MaxLine>>20)
-			}
-			offer(text)
-			long = nil
-		}
-		if err != nil {
-			if err != io.EOF {
-				readError = fmt.Errorf("%s: read after line %d: %w", source, lineNo, err)
-			}
-			break
-		}
+	n, err := lines(src, systems, offer)
+	st.Bytes = n
+	if err != nil {
+		readError = fmt.Errorf("%s: read after line %d: %w", source, lineNo, err)
 	}
 	for _, d := range decs {
 		d.End(&sink)

@@ -15,6 +15,25 @@ var System = parse.System{
 	NewDecoder: func(source string, opts parse.Options) parse.Decoder {
 		return newDecoder(source, opts)
 	},
+	Skip: skip,
+}
+
+// skip is the cheap byte test, run ahead of the decoder on worker
+// goroutines: a glog line from a source file none of this package's
+// messages come from is never claimed, and no other system's log looks
+// like glog.
+func skip(text []byte) bool {
+	env := splitEnvelope(text)
+	return env.hasClock && len(env.file) > 0 && !knownFile(env.fileName())
+}
+
+// Break implements parse.Breaker: a skipped line ends an open block, as
+// Line would have.
+func (d *decoder) Break(out *parse.Sink) {
+	if d.block != nil {
+		d.closeBlock(out)
+	}
+	d.owned = true
 }
 
 type decoder struct {
