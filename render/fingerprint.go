@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"path"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -14,7 +15,7 @@ import (
 // partialFingerprints; a change to Fingerprint must bump it, so code
 // scanning and --baseline see new keys rather than silently different
 // values under the old one.
-const FingerprintVersion = "logsleuth/v1"
+const FingerprintVersion = "logsleuth/v2"
 
 // Fingerprint identifies a finding across runs, for --baseline and SARIF's
 // partialFingerprints. Line numbers are deliberately left out: the same
@@ -25,7 +26,9 @@ const FingerprintVersion = "logsleuth/v1"
 //   - the rule ID;
 //   - the subject (system, tablet, peer, index, shard, node, allocation);
 //   - the message, with its numbers (hybrid times, op ids, seq#s), which
-//     are what distinguish two breaks of one rule on one replica;
+//     are what distinguish two breaks of one rule on one replica, but with
+//     the `source:line` positions some messages cite reduced to the
+//     source's base name (v2; v1 kept them, so a shifted log changed it);
 //   - each evidence line's text (whitespace trimmed and collapsed) and its
 //     source's base name, so a bundle unpacked under another directory
 //     still matches but two nodes' identically worded lines do not.
@@ -53,12 +56,29 @@ func Fingerprint(f *rules.Finding) string {
 	}
 	put(s.Node)
 	put(s.Allocation)
-	put(normalizeSpace(f.Message))
+	put(normalizeSpace(withoutPositions(f.Message, f.Evidence)))
 	for _, e := range f.Evidence {
 		put(sourceBase(e.Source))
 		put(normalizeSpace(e.Text))
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// withoutPositions replaces each `source:line` a message cites, for the
+// sources of its evidence (as given, or by base name), with `base:#`.
+func withoutPositions(msg string, ev []rules.Evidence) string {
+	seen := map[string]bool{}
+	for _, e := range ev {
+		for _, name := range []string{e.Source, sourceBase(e.Source)} {
+			if name == "" || seen[name] || !strings.Contains(msg, name+":") {
+				continue
+			}
+			seen[name] = true
+			re := regexp.MustCompile(regexp.QuoteMeta(name) + `:\d+`)
+			msg = re.ReplaceAllLiteralString(msg, sourceBase(e.Source)+":#")
+		}
+	}
+	return msg
 }
 
 // sourceBase is the last element of a source path, whichever separator the

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -82,4 +83,23 @@ func TestBaselineIsAMultiset(t *testing.T) {
 	assert.Equal(t, []bool{true, true, false}, bl.Match([]rules.Finding{shifted, b, a}), "a second copy of a needs a second copy in the baseline")
 	assert.Equal(t, []bool{true}, bl.Match([]rules.Finding{a}), "Match does not consume the baseline")
 	assert.Equal(t, []bool{false}, NewBaseline(nil).Match([]rules.Finding{a}))
+}
+
+// A message that cites a position must keep its fingerprint when the log
+// gains lines, whether it names the source as given or by base name.
+func TestFingerprintIgnoresCitedPositions(t *testing.T) {
+	f := func(line int, cited string) *rules.Finding {
+		return &rules.Finding{
+			Rule: "es/write/acked-lost", Subject: rules.Subject{System: "es", Index: "test", Node: "node_t1"},
+			Message:  "doc 30 is missing: the recovery at " + cited + " started above #1",
+			Evidence: []rules.Evidence{{Source: "logs/es.log", Line: line, Text: "doc [30] not found"}},
+		}
+	}
+	a := Fingerprint(f(108, "logs/es.log:108"))
+	assert.Equal(t, a, Fingerprint(f(109, "logs/es.log:109")))
+	assert.Equal(t, a, Fingerprint(f(7, "es.log:7")))
+	// Numbers that are not positions still count.
+	g := f(108, "logs/es.log:108")
+	g.Message = strings.Replace(g.Message, "#1", "#2", 1)
+	assert.NotEqual(t, a, Fingerprint(g))
 }

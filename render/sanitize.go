@@ -64,13 +64,16 @@ func skipEscape(s string, i int) int {
 	case ']', 'P', 'X', '^', '_':
 		return skipOSC(s, i+1)
 	}
-	// Two-byte (and charset-designation) escapes.
-	for i < len(s) && s[i] >= 0x20 && s[i] <= 0x2f {
-		i++
+	// A charset designation, ESC ( B and the like: three bytes.
+	if strings.IndexByte("()*+-./", s[i]) >= 0 && i+1 < len(s) && s[i+1] >= 0x30 && s[i+1] <= 0x7e {
+		return i + 2
 	}
-	if i < len(s) {
-		i++
+	// A two-byte escape, ESC M and the like.
+	if s[i] >= 0x30 && s[i] <= 0x7e {
+		return i + 1
 	}
+	// Anything else: the ESC stood alone. Drop only it; what follows is
+	// ordinary text once the ESC is gone.
 	return i
 }
 
