@@ -41,7 +41,8 @@ markdown report is also appended to it.
 
 Exit status: 0 no finding at or above --fail-on; 1 findings at or above it
 (with --baseline, only findings the baseline does not hold count); 2 some
-input could not be read (the rest was still analysed); 3 usage error.`,
+input could not be read (the rest was still analysed) or a report could not
+be written; 3 usage error.`,
 		Example: `  logsleuth analyze yb-tserver.INFO
   kubectl logs yb-tserver-0 | logsleuth analyze
   logsleuth analyze --format json bundle/ > findings.json

@@ -47,7 +47,11 @@ func expand(fsys FileSystem, paths []string) ([]input, []error) {
 	)
 	for _, p := range paths {
 		if p == "-" {
-			out = append(out, input{name: "-"})
+			// Standard input can be read once; a second "-" adds nothing.
+			if !seen["-"] {
+				seen["-"] = true
+				out = append(out, input{name: "-"})
+			}
 			continue
 		}
 		info, err := fsys.Stat(p)

@@ -370,3 +370,14 @@ func TestEmptyInputAndCRLF(t *testing.T) {
 	assert.Equal(t, exitFindings, r.code)
 	assert.Contains(t, r.stdout, "2 findings (2 errors) in 1 source, 71 lines, 2 events, 0 unclaimed, 0 diagnostics")
 }
+
+func TestCompletionAndRepeatedStdin(t *testing.T) {
+	r := logsleuth(t, "", nil, "completion", "bogus")
+	assert.Equal(t, exitUsage, r.code)
+	assert.Contains(t, r.stderr, `unknown shell "bogus"`)
+	r = logsleuth(t, "", nil, "completion", "bash")
+	assert.Equal(t, exitClean, r.code)
+	assert.Contains(t, r.stdout, "bash completion")
+	r = logsleuth(t, readSample(t), nil, "analyze", "-", "-")
+	assert.Contains(t, r.stdout, "in 1 source, 71 lines", "standard input is read once")
+}

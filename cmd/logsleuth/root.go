@@ -124,5 +124,19 @@ Shell completion: 'logsleuth completion bash|zsh|fish|powershell --help'.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
 	root.SetVersionTemplate("logsleuth {{.Version}}\n")
 	root.AddCommand(analyze, newCmdState(ios), newCmdEvents(ios), newCmdRules(ios), newCmdExplain(ios))
+	// cobra's completion command prints help and succeeds for a shell it
+	// does not know; that is a usage error.
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			c.Args = cobra.ArbitraryArgs
+			c.RunE = func(cmd *cobra.Command, args []string) error {
+				if len(args) > 0 {
+					return usagef("completion: unknown shell %q: want bash, zsh, fish or powershell", args[0])
+				}
+				return cmd.Help()
+			}
+		}
+	}
 	return root
 }
