@@ -125,7 +125,10 @@ Shell completion: 'logsleuth completion bash|zsh|fish|powershell --help'.`,
 	root.SetVersionTemplate("logsleuth {{.Version}}\n")
 	root.AddCommand(analyze, newCmdState(ios), newCmdEvents(ios), newCmdRules(ios), newCmdExplain(ios))
 	// cobra's completion command prints help and succeeds for a shell it
-	// does not know; that is a usage error.
+	// does not know; that is a usage error. (It takes its output stream
+	// when it is made, so the streams are set first.)
+	root.SetOut(ios.Out)
+	root.SetErr(ios.ErrOut)
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {
 		if c.Name() == "completion" {
