@@ -6,6 +6,10 @@ import (
 	"strings"
 )
 
+// queueShown is how many pending ops Lines shows at each end of a long
+// queue.
+const queueShown = 8
+
 // Lines describes r as "name: value" lines, in a fixed order, for a
 // finding's state and for test diffs.
 func (r *Replica) Lines() []string {
@@ -28,9 +32,17 @@ func (r *Replica) Lines() []string {
 	if m.HasLastOp {
 		out = append(out, fmt.Sprintf("last op id: %s (%s)", m.LastOp, m.LastOpFrom.Pos))
 	}
-	q := make([]string, len(m.Queue))
+	// A long queue is shown by its ends: every finding carries this
+	// state, and a hostile dump can hold thousands of pending ops.
+	var q []string
 	for i, p := range m.Queue {
-		q[i] = p.String()
+		if n := len(m.Queue); n > 2*queueShown && i >= queueShown && i < n-queueShown {
+			if i == queueShown {
+				q = append(q, fmt.Sprintf("... %d more", n-2*queueShown))
+			}
+			continue
+		}
+		q = append(q, p.String())
 	}
 	out = append(out,
 		"pending queue (as logged): ["+strings.Join(q, ", ")+"]",

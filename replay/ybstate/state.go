@@ -121,6 +121,8 @@ type Replica struct {
 	// lastItem is the number of the last dump entry applied, to notice
 	// gaps in a dump.
 	lastItem int
+	// dumpSource is the source of the last dump applied.
+	dumpSource string
 }
 
 // State is every replica's state, keyed by tablet and peer.
@@ -256,8 +258,21 @@ func (s *State) applyRole(r *Replica, ev *yb.RoleChange) {
 
 // BeginDump prepares for a dump's entries: a dump without its first
 // entries shows only part of the queue.
+//
+// A dump is a window of at most a few dozen entries: what happened between
+// two dumps is unseen, so the pending queue and the last op id start
+// afresh with each. A dump from another file of the same peer may come from
+// another process (a crash loop writes one log file per start), whose
+// MvccManager started empty, so the whole MVCC state starts afresh then.
+// Both choices can only hide a break, never invent one.
 func (r *Replica) BeginDump(d *yb.MvccDump) {
 	r.lastItem = 0
+	if r.dumpSource != "" && r.dumpSource != d.Pos.Source {
+		r.Mvcc = Mvcc{}
+	}
+	r.dumpSource = d.Pos.Source
+	r.Mvcc.Queue = nil
+	r.Mvcc.LastOp, r.Mvcc.HasLastOp, r.Mvcc.LastOpFrom = ybval.OpID{}, false, From{}
 }
 
 // Gap reports whether entry it does not follow the previous one, so ops

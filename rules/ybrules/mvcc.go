@@ -35,24 +35,30 @@ func (p *Pack) checkItem(r *ybstate.Replica, d *yb.MvccDump, from ybstate.From, 
 		op := opText(it.Op, it.HasOp, it.HT)
 		if n := len(m.Queue); n > 0 && !gap && it.HT.Compare(m.Queue[n-1].HT) <= 0 {
 			back := m.Queue[n-1]
-			p.add(rules.Finding{
+			p.addIn(d, "ht-order", rules.Finding{
 				Rule: QueueOrder, Severity: rules.Error, Origin: rules.Derived, Subject: subject(r),
 				Message:  fmt.Sprintf("%s is added behind pending %s: pending hybrid times must increase", op, back),
 				Evidence: []rules.Evidence{ev, cite(back.From)},
 				Facts:    map[string]string{"ht": it.HT.String(), "previous_pending": back.String()},
 			}, r)
 		}
-		if it.HasOp && m.HasLastOp && (it.Op.Term < m.LastOp.Term || it.Op.Index <= m.LastOp.Index) {
-			p.add(rules.Finding{
-				Rule: QueueOrder, Severity: rules.Error, Origin: rules.Derived, Subject: subject(r),
-				Message:  fmt.Sprintf("op id %s added after %s: op ids must increase", it.Op, m.LastOp),
-				Evidence: []rules.Evidence{ev, cite(m.LastOpFrom)},
-				Facts:    map[string]string{"previous_op_id": m.LastOp.String(), "next_op_id": it.Op.String()},
-			}, r)
+		// mvcc.cc compares a new op id with the queue's back only
+		// (BadNextOpId): after aborts empty the queue, a new leader may
+		// reuse the indexes.
+		if n := len(m.Queue); n > 0 && !gap && it.HasOp && m.Queue[n-1].HasOp {
+			back := m.Queue[n-1]
+			if it.Op.Term < back.Op.Term || it.Op.Index <= back.Op.Index {
+				p.addIn(d, "opid-order", rules.Finding{
+					Rule: QueueOrder, Severity: rules.Error, Origin: rules.Derived, Subject: subject(r),
+					Message:  fmt.Sprintf("op id %s added after %s: op ids must increase", it.Op, back.Op),
+					Evidence: []rules.Evidence{ev, cite(back.From)},
+					Facts:    map[string]string{"previous_op_id": back.Op.String(), "next_op_id": it.Op.String()},
+				}, r)
+			}
 		}
 		for _, b := range servedBounds(m) {
 			if b.value.Set && it.HT.Compare(b.value.HT) <= 0 {
-				p.add(rules.Finding{
+				p.addIn(d, "below-safe-time", rules.Finding{
 					Rule: HTBelowSafeTime, Severity: rules.Error, Origin: rules.Derived, Subject: subject(r),
 					Message:  fmt.Sprintf("%s is %s "+b.what, op, below(it.HT, b.value.HT), b.value.HT),
 					Evidence: []rules.Evidence{ev, cite(b.value.From)},
@@ -62,7 +68,7 @@ func (p *Pack) checkItem(r *ybstate.Replica, d *yb.MvccDump, from ybstate.From, 
 			}
 		}
 		if lr := m.LastReplicated; lr.Set && it.HT.Compare(lr.HT) <= 0 {
-			p.add(rules.Finding{
+			p.addIn(d, "below-last-replicated", rules.Finding{
 				Rule: HTBelowLastRepl, Severity: rules.Error, Origin: rules.Derived, Subject: subject(r),
 				Message:  fmt.Sprintf("%s is %s the last replicated hybrid time %s", op, below(it.HT, lr.HT), lr.HT),
 				Evidence: []rules.Evidence{ev, cite(lr.From)},
@@ -82,7 +88,7 @@ func (p *Pack) checkItem(r *ybstate.Replica, d *yb.MvccDump, from ybstate.From, 
 		}
 		if it.Kind == yb.Replicated && i != 0 {
 			front := m.Queue[0]
-			p.add(rules.Finding{
+			p.addIn(d, "replicated-front", rules.Finding{
 				Rule: QueueOrder, Severity: rules.Error, Origin: rules.Derived, Subject: subject(r),
 				Message:  fmt.Sprintf("Replicated %s while %s, added earlier, is still pending at the queue front", m.Queue[i], front),
 				Evidence: []rules.Evidence{ev, cite(front.From)},
@@ -91,7 +97,7 @@ func (p *Pack) checkItem(r *ybstate.Replica, d *yb.MvccDump, from ybstate.From, 
 		}
 		if it.Kind == yb.Aborted && i != len(m.Queue)-1 {
 			back := m.Queue[len(m.Queue)-1]
-			p.add(rules.Finding{
+			p.addIn(d, "aborted-back", rules.Finding{
 				Rule: QueueOrder, Severity: rules.Error, Origin: rules.Derived, Subject: subject(r),
 				Message:  fmt.Sprintf("Aborted %s while %s, added later, is still pending: only the last op may be aborted", m.Queue[i], back),
 				Evidence: []rules.Evidence{ev, cite(back.From)},
@@ -119,9 +125,13 @@ func (p *Pack) checkItem(r *ybstate.Replica, d *yb.MvccDump, from ybstate.From, 
 			}
 			p.add(f, r)
 		}
-		if len(m.Queue) > 0 && !gap && st.Compare(m.Queue[0].HT) >= 0 {
+		// Only a leader's propagated safe time must stay below its
+		// queue: a follower takes the leader's value with a commit
+		// index and applies the ops after (SafeTimeForFollower then
+		// answers from the queue front instead).
+		if it.Kind == yb.UpdatePropagatedSafeTimeOnLeader && len(m.Queue) > 0 && !gap && st.Compare(m.Queue[0].HT) >= 0 {
 			front := m.Queue[0]
-			p.add(rules.Finding{
+			p.addIn(d, "propagated-pending", rules.Finding{
 				Rule: PropagatedAbovePend, Severity: rules.Error, Origin: rules.Derived, Subject: subject(r),
 				Message:  fmt.Sprintf("propagated safe time %s is at or above pending %s", st, front),
 				Evidence: []rules.Evidence{ev, cite(front.From)},
@@ -140,7 +150,7 @@ func (p *Pack) checkItem(r *ybstate.Replica, d *yb.MvccDump, from ybstate.From, 
 			prev = m.WithLease
 		}
 		if prev.Set && it.SafeTime.Valid() && !it.SafeTime.IsMin() && it.SafeTime.Compare(prev.HT) < 0 {
-			p.add(rules.Finding{
+			p.addIn(d, "served-back", rules.Finding{
 				Rule: SafeTimeRegression, Severity: rules.Error, Origin: rules.Derived, Subject: subject(r),
 				Message:  fmt.Sprintf("safe time %s served %s is %s the %s served before", it.SafeTime, what, below(it.SafeTime, prev.HT), prev.HT),
 				Evidence: []rules.Evidence{ev, cite(prev.From)},

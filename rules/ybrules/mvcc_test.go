@@ -130,3 +130,58 @@ func TestOrderIndependence(t *testing.T) {
 		t.Errorf("order changed the findings:\n%s\nvs\n%s", a, b)
 	}
 }
+
+// A crash loop writes one log file per process: the second process's
+// MvccManager starts empty, so nothing pending in the first file may be
+// held against the second.
+func TestCrashLoopStartsAfresh(t *testing.T) {
+	first := `Log file created at: 2023/07/06 14:00:00
+F0706 14:29:04.100000 53869 mvcc.cc:395] T t P p: T t P p: Recent 1 MVCC operations:
+1. AddFollowerPending { ht: { physical: 1688653743000000 } op_id: 15.10 }
+`
+	second := `Log file created at: 2023/07/06 14:30:00
+W0706 14:35:04.100000 63869 mvcc.cc:500] T t P p: Recent 3 MVCC operations:
+1. AddFollowerPending { ht: { physical: 1688654103000000 } op_id: 17.20 }
+2. Replicated { ht: { physical: 1688654103000000 } op_id: 17.20 }
+3. SetPropagatedSafeTimeOnFollower { ht: { physical: 1688654104000010 } }
+`
+	fs, _ := runPack(t, map[string]string{"yb-tserver.INFO.1": first, "yb-tserver.INFO.2": second})
+	if len(fs) != 0 {
+		t.Errorf("want no findings, got:\n%s", summarize(fs))
+	}
+}
+
+// A dump with thousands of pending ops, every one breaking a rule, gives
+// one finding per kind of break, and the state it carries shows the
+// queue's ends only.
+func TestLongDumpStaysSmall(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("W0101 00:00:00.000000 1 mvcc.cc:500] T t P p: Recent 5000 MVCC operations:\n")
+	for i := 1; i <= 5000; i++ {
+		fmt.Fprintf(&b, "%d. AddLeaderPending { ht: { physical: %d } op_id: 5.%d }\n", i, 1688653743000000-i, i)
+	}
+	fs, _ := runPack(t, map[string]string{"t.log": b.String()})
+	if len(fs) != 1 || fs[0].Facts["occurrences"] != "4999" {
+		t.Fatalf("want one finding counting 4999 occurrences, got %d:\n%s", len(fs), summarize(fs[:min(len(fs), 3)]))
+	}
+
+	b.Reset()
+	b.WriteString("W0101 00:00:00.000000 1 mvcc.cc:500] T t P p: Recent 5001 MVCC operations:\n")
+	for i := 1; i <= 5000; i++ {
+		fmt.Fprintf(&b, "%d. AddLeaderPending { ht: { physical: %d } op_id: 5.%d }\n", i, 1688653743000000+i, i)
+	}
+	b.WriteString("5001. AddLeaderPending { ht: { physical: 1 } op_id: 5.5001 }\n")
+	fs, _ = runPack(t, map[string]string{"t.log": b.String()})
+	if len(fs) == 0 {
+		t.Fatal("no finding")
+	}
+	var queue string
+	for _, l := range fs[0].State {
+		if strings.HasPrefix(l, "pending queue") {
+			queue = l
+		}
+	}
+	if !strings.Contains(queue, ", ... 4984 more, ") || len(queue) > 1000 {
+		t.Errorf("queue state not capped (%d bytes): %.200s", len(queue), queue)
+	}
+}

@@ -28,6 +28,9 @@ type Pack struct {
 type onceKey struct {
 	rule string
 	pos  parse.Pos
+	// kind tells apart two different breaks of one rule in one dump
+	// (a Replicated off the front, an Aborted off the back).
+	kind string
 }
 
 // New returns a pack with empty state.
@@ -126,7 +129,17 @@ func cite(f ybstate.From) rules.Evidence {
 
 // add records f with r's state before the break, once per rule and line.
 func (p *Pack) add(f rules.Finding, r *ybstate.Replica) {
-	k := onceKey{f.Rule, f.Pos()}
+	p.addKeyed(onceKey{f.Rule, f.Pos(), ""}, f, r)
+}
+
+// addIn records f once per rule and dump: the first entry of a dump that
+// breaks a rule is cited, and the later ones are counted in the finding's
+// occurrences.
+func (p *Pack) addIn(d *yb.MvccDump, kind string, f rules.Finding, r *ybstate.Replica) {
+	p.addKeyed(onceKey{f.Rule, d.Pos, kind}, f, r)
+}
+
+func (p *Pack) addKeyed(k onceKey, f rules.Finding, r *ybstate.Replica) {
 	if i, ok := p.once[k]; ok {
 		prev := &p.findings[i]
 		if prev.Facts == nil {

@@ -74,7 +74,7 @@ func (p *Pack) writeOverlaps(rs *raftState, t *ybstate.TabletRaft) {
 		if w.tablet != t.Tablet || w.term < 0 {
 			continue
 		}
-		if _, done := p.once[onceKey{LeaseOverlap, parse.Pos{Source: w.ev.Source, Line: w.ev.Line}}]; done {
+		if _, done := p.once[onceKey{LeaseOverlap, parse.Pos{Source: w.ev.Source, Line: w.ev.Line}, ""}]; done {
 			continue
 		}
 		var hit *ybstate.LeaseFact
