@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/logsleuth/logsleuth/internal/synth"
 	"github.com/logsleuth/logsleuth/parse"
 )
 
@@ -31,6 +32,23 @@ func BenchmarkScan(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := parse.Scan(bytes.NewReader(data), "bench", []parse.System{System}, parse.Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkScanSynth is the decoder alone on the generator's 7.x TRACE log
+// (`synthlog -system es`), the shape the throughput goal is stated on.
+func BenchmarkScanSynth(b *testing.B) {
+	var buf bytes.Buffer
+	if err := synth.Write(&buf, synth.Options{System: "es", Size: 16 << 20, Seed: 7}); err != nil {
+		b.Fatal(err)
+	}
+	data := buf.Bytes()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := parse.ScanFunc(bytes.NewReader(data), "bench", []parse.System{System}, parse.Options{}, func(parse.Event) {}); err != nil {
 			b.Fatal(err)
 		}
 	}

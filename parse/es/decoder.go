@@ -57,6 +57,12 @@ type decoder struct {
 
 	exc     *pendingException
 	commits *pendingCommits
+
+	// times caches the minute of the last pattern-layout time.
+	times timeCache
+	slabs slabs
+	// general turns the fast path off (tests compare the two paths).
+	general bool
 }
 
 type pendingException struct {
@@ -144,6 +150,9 @@ func maybeES(b []byte) bool {
 }
 
 func (d *decoder) Line(l parse.Line, out *parse.Sink) bool {
+	if d.commits == nil && d.exc == nil && !d.general && d.fastLine(l, out) {
+		return true
+	}
 	if d.commits == nil && d.exc == nil && !maybeES(l.Text) {
 		d.ctx = Where{Shard: -1}
 		return false

@@ -1,0 +1,518 @@
+package es
+
+import (
+	"bytes"
+	"time"
+
+	"github.com/logsleuth/logsleuth/parse"
+)
+
+// The fast path reads the shapes a TRACE log is made of, straight from the
+// line's bytes: IndexShard op traces (7.x+ `index [id] seq# [N]
+// allocation-id [[id=A]] ...`, `index-done [...] result-seq# ...`, 6.x
+// `index [type][id] (seq# [N])`) and ReplicationTracker checkpoint updates.
+// It allocates nothing until it knows the line is one of them, then one
+// string for the whole line (every string of the event is a slice of it);
+// the event itself comes from a slab. Times are read through a per-minute
+// cache instead of time.Parse.
+//
+// It is an accelerator, never a second grammar: it accepts only the exact
+// canonical shape, with values that cannot confuse the general path's
+// key searches (TestFastPathSameEvents and FuzzFastPath hold it to that),
+// and hands everything else - another logger, a WARN line, a value with a
+// bracket, trailing text - to the general path, which reads it as before.
+
+// timeCache remembers the minute of the last pattern-layout time read, so
+// the common case costs a comparison and a few digit reads instead of a
+// time.Parse.
+type timeCache struct {
+	key  [16]byte // `yyyy-MM-ddTHH:mm`
+	base time.Time
+	ok   bool
+}
+
+// parse reads a 23-byte `yyyy-MM-ddTHH:mm:ss,SSS` (or `.SSS`) exactly as
+// parseTime does.
+func (c *timeCache) parse(ts []byte) (time.Time, bool) {
+	if len(ts) != 23 || ts[10] != 'T' {
+		return time.Time{}, false
+	}
+	if c.ok && ts[16] == ':' && string(ts[:16]) == string(c.key[:]) &&
+		isDigit(ts[17]) && isDigit(ts[18]) && (ts[19] == ',' || ts[19] == '.') &&
+		isDigit(ts[20]) && isDigit(ts[21]) && isDigit(ts[22]) {
+		sec := int(ts[17]-'0')*10 + int(ts[18]-'0')
+		if sec < 60 {
+			ms := int(ts[20]-'0')*100 + int(ts[21]-'0')*10 + int(ts[22]-'0')
+			return c.base.Add(time.Duration(sec)*time.Second + time.Duration(ms)*time.Millisecond), true
+		}
+	}
+	t, ok := parseTime(string(ts))
+	if !ok {
+		return t, false
+	}
+	if ts[16] == ':' {
+		c.base = t.Add(-time.Duration(t.Second())*time.Second - time.Duration(t.Nanosecond()))
+		copy(c.key[:], ts[:16])
+		c.ok = true
+	}
+	return t, true
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// scanner walks a line's bytes; any mismatch clears ok and every later
+// read then fails, so a shape reads as a straight sequence of steps.
+type scanner struct {
+	b  []byte
+	i  int
+	ok bool
+}
+
+// lit consumes s.
+func (r *scanner) lit(s string) {
+	if !r.ok || len(r.b)-r.i < len(s) || string(r.b[r.i:r.i+len(s)]) != s {
+		r.ok = false
+		return
+	}
+	r.i += len(s)
+}
+
+// text consumes bytes up to (not including) the next ']' and returns their
+// offsets. A '[' before it fails: the general path would nest. Fields are
+// short, so a plain loop beats two IndexByte calls.
+func (r *scanner) text() (int, int) {
+	if !r.ok {
+		return 0, 0
+	}
+	b := r.b
+	for i := r.i; i < len(b); i++ {
+		switch b[i] {
+		case ']':
+			start := r.i
+			r.i = i
+			return start, i
+		case '[':
+			r.ok = false
+			return 0, 0
+		}
+	}
+	r.ok = false
+	return 0, 0
+}
+
+// num consumes `-?digits` (at most 18 digits, so it cannot overflow).
+func (r *scanner) num() int64 {
+	if !r.ok {
+		return 0
+	}
+	i, neg := r.i, false
+	if i < len(r.b) && r.b[i] == '-' {
+		neg = true
+		i++
+	}
+	start := i
+	var n int64
+	for i < len(r.b) && isDigit(r.b[i]) && i-start < 19 {
+		n = n*10 + int64(r.b[i]-'0')
+		i++
+	}
+	if i == start || i-start > 18 {
+		r.ok = false
+		return 0
+	}
+	r.i = i
+	if neg {
+		n = -n
+	}
+	return n
+}
+
+// bracketNum consumes `[N]`.
+func (r *scanner) bracketNum() int64 {
+	r.lit("[")
+	n := r.num()
+	r.lit("]")
+	return n
+}
+
+// end fails unless the whole line was read.
+func (r *scanner) end() bool {
+	return r.ok && r.i == len(r.b)
+}
+
+// fastEnvelope is what the fast path read around the message.
+type fastEnvelope struct {
+	time                time.Time
+	node0, node1        int
+	index0, index1      int
+	shard               int
+	msg                 int
+	indexShard, tracker bool
+}
+
+// fastMsg is a hot message read by offsets into the line: nothing is
+// allocated until the line is known to be one.
+type fastMsg struct {
+	kind           fastKind
+	op             string
+	done           bool
+	id0, id1       int // doc id (7.x) or type (6.x)
+	doc0, doc1     int // 6.x doc id
+	a0, a1         int // allocation id
+	o0, o1         int // origin
+	f0, f1         int // failure
+	r0, r1         int // reason
+	seq, term, opt int64
+	from, to       int64
+}
+
+type fastKind uint8
+
+const (
+	fastNone fastKind = iota
+	fastOp7
+	fastOp6
+	fastLCP
+	fastPrimaryGCP
+	fastReplicaGCP
+)
+
+// event builds the event, its strings slices of raw, in the decoder's
+// slabs.
+func (f *fastMsg) event(d *decoder, raw string, m parse.Meta, w Where) parse.Event {
+	switch f.kind {
+	case fastOp7:
+		e := d.slabs.op()
+		*e = Op{Meta: m, Where: w, Op: f.op, DocID: raw[f.id0:f.id1], SeqNo: f.seq, Term: f.term, OpTerm: f.opt,
+			Origin: raw[f.o0:f.o1], AllocationID: raw[f.a0:f.a1], Done: f.done}
+		if fl := raw[f.f0:f.f1]; fl != "null" {
+			e.Failure = fl
+		}
+		return e
+	case fastOp6:
+		e := d.slabs.op()
+		*e = Op{Meta: m, Where: w, Op: "index", Type: raw[f.id0:f.id1], DocID: raw[f.doc0:f.doc1], SeqNo: f.seq, Term: -1, OpTerm: -1}
+		return e
+	case fastLCP:
+		e := d.slabs.tracker()
+		*e = Tracker{Meta: m, Where: w, What: TrackLCP, AllocationID: raw[f.a0:f.a1], From: f.from, To: f.to}
+		return e
+	case fastPrimaryGCP:
+		e := d.slabs.tracker()
+		*e = Tracker{Meta: m, Where: w, What: TrackPrimaryGCP, From: -2, To: f.to}
+		return e
+	case fastReplicaGCP:
+		e := d.slabs.tracker()
+		*e = Tracker{Meta: m, Where: w, What: TrackReplicaGCP, From: f.from, To: f.to, Reason: raw[f.r0:f.r1]}
+		return e
+	}
+	panic("es: fast path without a message kind")
+}
+
+// slabs hand out the fast path's events from blocks: one allocation per
+// slabEvents lines instead of one per line. An event kept keeps its block
+// (8 KiB) alive; replay keeps none of these events, only values copied out
+// of them. (Line texts are not pooled the same way: replay keeps the text
+// of every op in its window, and a shared block would keep the texts of
+// the lines around it too.)
+type slabs struct {
+	ops      []Op
+	trackers []Tracker
+}
+
+const slabEvents = 32
+
+func (s *slabs) op() *Op {
+	if len(s.ops) == 0 {
+		s.ops = make([]Op, slabEvents)
+	}
+	e := &s.ops[0]
+	s.ops = s.ops[1:]
+	return e
+}
+
+func (s *slabs) tracker() *Tracker {
+	if len(s.trackers) == 0 {
+		s.trackers = make([]Tracker, slabEvents)
+	}
+	e := &s.trackers[0]
+	s.trackers = s.trackers[1:]
+	return e
+}
+
+// fastLine reads l when it is one of the hot shapes. handled is false when
+// the line must go to the general path, which then reads it from scratch:
+// fastLine changes no decoder state unless it handles the line.
+func (d *decoder) fastLine(l parse.Line, out *parse.Sink) (handled bool) {
+	b := l.Text
+	env, ok := d.fastEnvelope(b)
+	if !ok {
+		return false
+	}
+	var f fastMsg
+	switch {
+	case env.indexShard:
+		fastOp(&f, b, env.msg)
+	case env.tracker:
+		fastTracker(&f, b, env.msg)
+	}
+	if f.kind == fastNone {
+		return false
+	}
+	// Committed: from here on this is what the general path does for a
+	// TRACE, DEBUG or INFO pattern line whose message is an event.
+	d.block, d.threadNode, d.ctx = noBlock, "", Where{Shard: -1}
+	d.lastTime, d.hasTime = env.time, true
+	raw := string(b)
+	meta := parse.Meta{Pos: l.Pos, Last: l.Pos.Line, Text: raw, Time: env.time, Timed: true}
+	w := Where{Node: raw[env.node0:env.node1], Index: raw[env.index0:env.index1], Shard: env.shard}
+	out.Emit(f.event(d, raw, meta, w))
+	return true
+}
+
+// fastEnvelope reads `[time][LEVEL][logger] [node] [index][shard] ` after
+// an optional runner prefix, for TRACE, DEBUG and INFO lines of the
+// IndexShard and ReplicationTracker loggers.
+func (d *decoder) fastEnvelope(b []byte) (env fastEnvelope, ok bool) {
+	// stripRunner, on bytes.
+	p := 0
+	for p < len(b) && (b[p] == ' ' || b[p] == '\t') {
+		p++
+	}
+	q := p
+	for q < len(b) && q-p < 3 && isDigit(b[q]) {
+		q++
+	}
+	if q > p && q+1 < len(b) && b[q] == '>' && b[q+1] == ' ' {
+		p = q + 2
+		for p < len(b) && (b[p] == ' ' || b[p] == '\t') {
+			p++
+		}
+	}
+	// isPatternStart with a 23-byte time (no bracket inside it), and the
+	// level: the byte tests before anything is read.
+	s := b[p:]
+	if len(s) < 33 || s[0] != '[' || s[24] != ']' || s[25] != '[' || s[32] != '[' {
+		return env, false
+	}
+	switch string(s[26:32]) {
+	case "TRACE]", "DEBUG]", "INFO ]":
+	default:
+		return env, false
+	}
+	// The logger, padded to 25: only the two that print the hot shapes.
+	r := scanner{b: b, i: p + 33, ok: true}
+	l0, l1 := r.text()
+	r.lit("] [")
+	if !r.ok {
+		return env, false
+	}
+	for l1 > l0 && b[l1-1] == ' ' {
+		l1--
+	}
+	switch logger := b[l0:l1]; {
+	case bytes.HasSuffix(logger, []byte(".IndexShard")):
+		env.indexShard = true
+	case bytes.HasSuffix(logger, []byte(".ReplicationTracker")):
+		env.tracker = true
+	default:
+		return env, false
+	}
+	// [node], then ` [index][shard] ` or, glued, `[index][shard] `.
+	env.node0, env.node1 = r.text()
+	r.lit("]")
+	glued := true
+	if r.ok && r.i < len(b) && b[r.i] == ' ' {
+		r.i++
+		glued = false
+	}
+	r.lit("[")
+	env.index0, env.index1 = r.text()
+	r.lit("][")
+	if r.ok && r.i < len(b) && b[r.i] == '-' {
+		// isDigits refuses a sign.
+		return env, false
+	}
+	sh := r.num()
+	r.lit("] ")
+	if !r.ok || env.index1 == env.index0 || sh > 1<<30 || glued && allDigits(b[env.index0:env.index1]) {
+		// A glued marker whose index is all digits would make the
+		// general path read the node bracket as the index.
+		return env, false
+	}
+	t, ok := d.times.parse(s[1:24])
+	if !ok {
+		return env, false
+	}
+	env.time, env.shard, env.msg = t, int(sh), r.i
+	return env, true
+}
+
+func allDigits(b []byte) bool {
+	for _, c := range b {
+		if !isDigit(c) {
+			return false
+		}
+	}
+	return len(b) > 0
+}
+
+// fastOp reads the IndexShard op traces. Every value it accepts is free of
+// the keys the general path searches for after it.
+func fastOp(f *fastMsg, b []byte, at int) {
+	r := scanner{b: b, i: at, ok: true}
+	var word string
+	switch {
+	case hasAt(b, at, "index ["):
+		word = "index"
+	case hasAt(b, at, "index-done ["):
+		word = "index-done"
+	case hasAt(b, at, "delete ["):
+		word = "delete"
+	default:
+		return
+	}
+	r.i += len(word) + 2
+	f.id0, f.id1 = r.text()
+	r.lit("]")
+	if !r.ok {
+		return
+	}
+	if r.i < len(b) && b[r.i] == '[' {
+		// 6.x `index [type][id] (seq# [N])`.
+		if word != "index" {
+			return
+		}
+		r.i++
+		f.doc0, f.doc1 = r.text()
+		r.lit("] (seq# ")
+		f.seq = r.bracketNum()
+		r.lit(")")
+		if r.end() {
+			f.kind = fastOp6
+		}
+		return
+	}
+	// 7.x+.
+	r.lit(" seq# ")
+	f.seq = r.bracketNum()
+	r.lit(" allocation-id [[id=")
+	f.a0, f.a1 = r.text()
+	r.lit("]] primaryTerm ")
+	f.term = r.bracketNum()
+	r.lit(" operationPrimaryTerm ")
+	f.opt = r.bracketNum()
+	r.lit(" origin [")
+	f.o0, f.o1 = r.text()
+	r.lit("]")
+	if !r.ok || !cleanAllocation(b[f.a0:f.a1]) || !upperWord(b[f.o0:f.o1]) {
+		return
+	}
+	f.done = word == "index-done"
+	if f.done {
+		r.lit(" result-seq# ")
+		f.seq = r.bracketNum()
+		r.lit(" result-term ")
+		f.term = r.bracketNum()
+		r.lit(" failure [")
+		f.f0, f.f1 = r.text()
+		r.lit("]")
+	}
+	if !r.end() {
+		return
+	}
+	f.op = "index"
+	if word == "delete" {
+		f.op = "delete"
+	}
+	f.kind = fastOp7
+}
+
+// fastTracker reads the ReplicationTracker checkpoint updates.
+func fastTracker(f *fastMsg, b []byte, at int) {
+	r := scanner{b: b, i: at, ok: true}
+	switch {
+	case hasAt(b, at, "updated local checkpoint of ["):
+		r.i += len("updated local checkpoint of [")
+		f.a0, f.a1 = r.text()
+		r.lit("] from ")
+		f.from = r.bracketNum()
+		r.lit(" to ")
+		f.to = r.bracketNum()
+		if r.end() && cleanAllocation(b[f.a0:f.a1]) {
+			f.kind = fastLCP
+		}
+	case hasAt(b, at, "updated global checkpoint to ["), hasAt(b, at, "global checkpoint updated to ["):
+		r.i += len("updated global checkpoint to ")
+		f.to = r.bracketNum()
+		if r.end() {
+			f.kind = fastPrimaryGCP
+		}
+	case hasAt(b, at, "updated global checkpoint from ["):
+		r.i += len("updated global checkpoint from ")
+		f.from = r.bracketNum()
+		r.lit(" to ")
+		f.to = r.bracketNum()
+		r.lit(" due to [")
+		f.r0, f.r1 = r.text()
+		r.lit("]")
+		if r.end() && bytes.IndexByte(b[f.r0:f.r1], '{') < 0 {
+			f.kind = fastReplicaGCP
+		}
+	}
+}
+func hasAt(b []byte, at int, s string) bool {
+	return len(b)-at >= len(s) && string(b[at:at+len(s)]) == s
+}
+
+// cleanAllocation accepts an allocation id (URL-safe base64 in practice)
+// that holds none of the words the general path looks for after it.
+func cleanAllocation(a []byte) bool {
+	for i, c := range a {
+		if !isIDByte[c] {
+			return false
+		}
+		// Only the second byte is tested before the whole word, so the
+		// common case is a table load and a compare.
+		if i+1 < len(a) {
+			switch c {
+			case 'o':
+				if n := a[i+1]; (n == 'r' && bytes.HasPrefix(a[i:], []byte("origin"))) ||
+					(n == 'p' && bytes.HasPrefix(a[i:], []byte("operationPrimaryTerm"))) {
+					return false
+				}
+			case 'p':
+				if a[i+1] == 'r' && bytes.HasPrefix(a[i:], []byte("primaryTerm")) {
+					return false
+				}
+			case 'f':
+				if a[i+1] == 'a' && bytes.HasPrefix(a[i:], []byte("failure")) {
+					return false
+				}
+			case 'r':
+				if a[i+1] == 'e' && bytes.HasPrefix(a[i:], []byte("result-")) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// isIDByte is the URL-safe base64 alphabet.
+var isIDByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+	}
+	return t
+}()
+
+// upperWord accepts an Engine.Operation.Origin name.
+func upperWord(o []byte) bool {
+	for _, c := range o {
+		if (c < 'A' || c > 'Z') && c != '_' {
+			return false
+		}
+	}
+	return true
+}

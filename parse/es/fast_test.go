@@ -1,0 +1,195 @@
+package es
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/logsleuth/logsleuth/internal/synth"
+	"github.com/logsleuth/logsleuth/parse"
+)
+
+// generalSystem is System with the fast path off: the reference the fast
+// path must agree with.
+var generalSystem = parse.System{Name: "es", NewDecoder: func(source string, opts parse.Options) parse.Decoder {
+	d := NewDecoder(source, opts).(*decoder)
+	d.general = true
+	return d
+}}
+
+// sameAsGeneral scans input with and without the fast path and fails
+// unless events (every field, times included), diagnostics and counts are
+// identical.
+func sameAsGeneral(t testing.TB, name, input string) {
+	t.Helper()
+	fast, err1 := parse.Scan(strings.NewReader(input), name, []parse.System{System}, parse.Options{})
+	slow, err2 := parse.Scan(strings.NewReader(input), name, []parse.System{generalSystem}, parse.Options{})
+	if (err1 == nil) != (err2 == nil) {
+		t.Fatalf("%s: errors differ: %v vs %v", name, err1, err2)
+	}
+	if !assert.ObjectsAreEqual(slow.Stats, fast.Stats) {
+		t.Fatalf("%s: stats differ:\nfast    %+v\ngeneral %+v", name, fast.Stats, slow.Stats)
+	}
+	if len(fast.Events) != len(slow.Events) {
+		t.Fatalf("%s: %d events with the fast path, %d without", name, len(fast.Events), len(slow.Events))
+	}
+	for i := range fast.Events {
+		if !assert.ObjectsAreEqual(slow.Events[i], fast.Events[i]) {
+			t.Fatalf("%s: event %d differs:\nfast    %s %+v\ngeneral %s %+v", name, i,
+				Dump(fast.Events[i]), fast.Events[i], Dump(slow.Events[i]), slow.Events[i])
+		}
+	}
+	if !assert.ObjectsAreEqual(slow.Diags, fast.Diags) {
+		t.Fatalf("%s: diagnostics differ:\nfast    %v\ngeneral %v", name, fast.Diags, slow.Diags)
+	}
+}
+
+// fastShare is the fraction of input's lines the fast path reads itself.
+func fastShare(input string) float64 {
+	d := NewDecoder("share", parse.Options{}).(*decoder)
+	var sink parse.Sink
+	lines, fast := 0, 0
+	for _, l := range strings.Split(strings.TrimSuffix(input, "\n"), "\n") {
+		lines++
+		if d.fastLine(parse.Line{Pos: parse.Pos{Source: "share", Line: lines}, Text: []byte(l)}, &sink) {
+			fast++
+		}
+	}
+	return float64(fast) / float64(max(lines, 1))
+}
+
+func synthES(t testing.TB, size int64, seed uint64) string {
+	var b bytes.Buffer
+	require.NoError(t, synth.Write(&b, synth.Options{System: "es", Size: size, Seed: seed}))
+	return b.String()
+}
+
+// TestFastPathSameEvents holds the fast path to the general one on real
+// lines: the shared corpus, the rule packs' testdata, this package's
+// testdata blocks and the generator's TRACE log.
+func TestFastPathSameEvents(t *testing.T) {
+	var files []string
+	for _, glob := range []string{"../../../shared/corpus/es/*.log", "../../testdata/es/*.log", "testdata/*.txt", "../../rules/esrules/testdata/*.txt"} {
+		m, err := filepath.Glob(glob)
+		require.NoError(t, err)
+		files = append(files, m...)
+	}
+	require.NotEmpty(t, files)
+	hot := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		require.NoError(t, err)
+		sameAsGeneral(t, f, string(data))
+		if fastShare(string(data)) > 0 {
+			hot++
+		}
+		// Every line alone too: no state carried in from the line before.
+		for i, l := range strings.Split(string(data), "\n") {
+			sameAsGeneral(t, f+":"+strconv.Itoa(i+1), l+"\n")
+		}
+	}
+	assert.Greater(t, hot, 3, "the fast path read lines of only %d files", hot)
+
+	for _, seed := range []uint64{7, 8} {
+		in := synthES(t, 1<<20, seed)
+		sameAsGeneral(t, "synth", in)
+		assert.Greater(t, fastShare(in), 0.99, "the generator's lines should all be hot shapes")
+	}
+}
+
+// hotLines are the shapes the fast path reads, and near misses it must
+// leave to the general path (or read exactly as it would).
+var hotLines = []string{
+	"[2023-10-04T10:00:00,000][TRACE][o.e.i.s.IndexShard       ] [node_t0] [test][0] index [63z] seq# [1] allocation-id [[id=a0node_t0]] primaryTerm [1] operationPrimaryTerm [1] origin [PRIMARY]",
+	"[2023-10-04T10:00:00,000][TRACE][o.e.i.s.IndexShard       ] [node_t0] [test][0] index-done [63z] seq# [1] allocation-id [[id=a0node_t0]] primaryTerm [1] operationPrimaryTerm [1] origin [PRIMARY] result-seq# [1] result-term [1] failure [null]",
+	"[2023-10-04T10:00:59.999][DEBUG][o.e.i.s.IndexShard       ] [node_t0] [test][0] index-done [63z] seq# [-2] allocation-id [[id=a0node_t0]] primaryTerm [1] operationPrimaryTerm [1] origin [PRIMARY] result-seq# [7] result-term [2] failure [VersionConflictEngineException: boom]",
+	"[2023-10-04T10:01:00,000][TRACE][o.e.i.s.IndexShard       ] [node_t1] [test][0] delete [63z] seq# [3] allocation-id [[id=a0node_t1]] primaryTerm [1] operationPrimaryTerm [1] origin [REPLICA]",
+	"[2023-10-04T10:01:00,000][TRACE][o.e.i.s.IndexShard       ] [node_t1] [test][0] delete [63z] (seq no [3])",
+	"[2023-10-04T10:01:00,000][TRACE][o.e.i.s.IndexShard       ] [node_t1] [test][0] noop (seq# [14])",
+	"  1> [2019-04-01T10:00:00,113][TRACE][o.e.i.s.IndexShard       ] [node_t1] [cats][0] index [_doc][c8] (seq# [8])",
+	"[2019-04-01T10:00:00,113][TRACE][o.e.i.s.IndexShard       ] [node_t1][cats][0] index [_doc][c8] (seq# [-2])",
+	"[2019-04-01T10:00:00,113][TRACE][o.e.i.s.IndexShard       ] [node_t1][123][0] index [_doc][c8] (seq# [-2])",
+	"[2019-04-01T10:00:00,113][TRACE][o.e.i.s.IndexShard       ] [node_t1] [123][0] index [_doc][c8] (seq# [-2])",
+	"[2019-04-01T10:00:00,113][TRACE][o.e.i.s.IndexShard       ] [node 1][123][0] index [_doc][c8] (seq# [-2])",
+	"[2019-04-01T10:00:00,113][TRACE][o.e.i.s.IndexShard       ] [test][0] index [_doc][c8] (seq# [-2])",
+	"[2019-04-01T10:00:00,113][TRACE][o.e.i.s.IndexShard       ] [n] [test][-0] index [_doc][c8] (seq# [-2])",
+	"[2019-04-01T10:00:00,113][TRACE][o.e.i.s.IndexShard       ] [n] [test][007] index [_doc][c8] (seq# [+2])",
+	"[2019-04-01T10:00:00,113][TRACE][o.e.i.s.IndexShard       ] [n] [test][0][recover to n2] index [_doc][c8] (seq# [2])",
+	"[2019-04-01T10:00:00,113][TRACE][o.e.i.s.IndexShard       ] [n] [test][0] index [_doc][c8] (seq# [2]) ",
+	"[2019-04-01T10:00:00,113][TRACE][o.e.i.s.IndexShard       ] [n] [test][0] index [_d[oc]][c8] (seq# [2])",
+	"[2019-04-01T10:00:00,113][TRACE][o.e.i.s.IndexShard       ] [n] [test][0] index [k] seq# [ 4 ] allocation-id [[id=x]] primaryTerm [1] operationPrimaryTerm [1] origin [PRIMARY]",
+	"[2019-04-01T10:00:00,113][TRACE][o.e.i.s.IndexShard       ] [n] [test][0] index [k] seq# [4] allocation-id [[id=originX]] primaryTerm [1] operationPrimaryTerm [1] origin [PRIMARY]",
+	"[2019-04-01T10:00:00,113][TRACE][o.e.i.s.IndexShard       ] [n] [test][0] index [k] seq# [4] allocation-id [[id=xprimaryTerm]] primaryTerm [1] operationPrimaryTerm [1] origin [PRIMARY]",
+	"[2019-04-01T10:00:00,113][TRACE][o.e.i.s.IndexShard       ] [n] [test][0] index-done [k] seq# [4] allocation-id [[id=result-term]] primaryTerm [1] operationPrimaryTerm [1] origin [PRIMARY] result-seq# [4] result-term [1] failure [null]",
+	"[2019-04-01T10:00:00,113][TRACE][o.e.i.s.IndexShard       ] [n] [test][0] index [k] seq# [4] allocation-id [[id=a, rId=b]] primaryTerm [1] operationPrimaryTerm [1] origin [PRIMARY]",
+	"[2019-04-01T10:00:00,113][TRACE][o.e.i.s.IndexShard       ] [n] [test][0] index [k] seq# [4] allocation-id [null] primaryTerm [1] operationPrimaryTerm [1] origin [PRIMARY]",
+	"[2019-04-01T10:00:00,113][TRACE][o.e.i.s.IndexShard       ] [n] [test][0] index [k] seq# [4] allocation-id [[id=a]] primaryTerm [1] operationPrimaryTerm [1] origin [peer result-term]",
+	"[2019-04-01T10:00:00,113][TRACE][o.e.i.s.IndexShard       ] [n] [test][0] index [k] seq# [99999999999999999999] allocation-id [[id=a]] primaryTerm [1] operationPrimaryTerm [1] origin [PRIMARY]",
+	"[2019-04-01T10:00:00,113][TRACE][o.e.i.s.IndexShard       ] [n] [test][0] index [k] seq# [999999999999999999] allocation-id [[id=a]] primaryTerm [1] operationPrimaryTerm [1] origin [PRIMARY]",
+	"[2019-04-01T10:00:00,113][TRACE][o.e.i.s.IndexShard       ] [n] [test][0] index [seq# [5]] seq# [4] allocation-id [[id=a]] primaryTerm [1] operationPrimaryTerm [1] origin [PRIMARY]",
+	"[2019-04-01T10:00:00,113][TRACE][o.e.i.s.IndexShard       ] [n] [test][0] index [a b origin [X] c] seq# [4] allocation-id [[id=a]] primaryTerm [1] operationPrimaryTerm [1] origin [PRIMARY]",
+	"[2019-04-01T10:00:00,113][TRACE][o.e.i.s.IndexShard       ] [n] [test][0] index [] seq# [4] allocation-id [[id=]] primaryTerm [1] operationPrimaryTerm [1] origin []",
+	"[2019-04-01T10:00:00,113][WARN ][o.e.i.s.IndexShard       ] [n] [test][0] index [k] seq# [4] allocation-id [[id=a]] primaryTerm [1] operationPrimaryTerm [1] origin [PRIMARY]",
+	"[2019-04-01T10:00:00,113][INFO ][o.e.i.s.IndexShard       ] [n] [test][0] index [k] seq# [4] allocation-id [[id=a]] primaryTerm [1] operationPrimaryTerm [1] origin [PRIMARY]",
+	"[2019-04-01T10:00:00,113][TRACE][o.e.i.s.IndexShard] [n] [test][0] index [k] seq# [4] allocation-id [[id=a]] primaryTerm [1] operationPrimaryTerm [1] origin [PRIMARY]",
+	"[2019-04-01T10:00:00,113][TRACE][o.e.i.s.IndexShardX      ] [n] [test][0] index [k] seq# [4] allocation-id [[id=a]] primaryTerm [1] operationPrimaryTerm [1] origin [PRIMARY]",
+	"[2019-04-01T10:00:00,113][TRACE][o.e.i.s.IndexShard       ]  [n] [test][0] index [k] seq# [4] allocation-id [[id=a]] primaryTerm [1] operationPrimaryTerm [1] origin [PRIMARY]",
+	"[2019-04-01T10:00:00,113][TRACE][o.e.i.s.IndexShard       ] [n]  [test][0] index [k] seq# [4] allocation-id [[id=a]] primaryTerm [1] operationPrimaryTerm [1] origin [PRIMARY]",
+	"[2019-04-01T10:00:00,113][TRACE][o.e.i.s.IndexShard       ] [n] [test][0]  index [k] seq# [4] allocation-id [[id=a]] primaryTerm [1] operationPrimaryTerm [1] origin [PRIMARY]",
+	"[2019-04-01T10:00:00,113][TRACE][o.e.i.s.IndexShard       ] [n] [test][0] --> index [k] seq# [4] allocation-id [[id=a]] primaryTerm [1] operationPrimaryTerm [1] origin [PRIMARY]",
+	"[2019-04-01T10:00:00,113][TRACE][o.e.i.s.IndexShard       ] [n] [test][0] index [k] seq# [4] allocation-id [[id=a]] primaryTerm [1] operationPrimaryTerm [1] origin [PRIMARY] seq_no_stats mismatch",
+	"[2019-02-29T10:00:00,113][TRACE][o.e.i.s.IndexShard       ] [n] [test][0] index [_doc][c8] (seq# [2])",
+	"[2020-02-29T10:00:60,113][TRACE][o.e.i.s.IndexShard       ] [n] [test][0] index [_doc][c8] (seq# [2])",
+	"[2020-02-29T24:00:00,113][TRACE][o.e.i.s.IndexShard       ] [n] [test][0] index [_doc][c8] (seq# [2])",
+	"[2020-02-29T23:59:59;113][TRACE][o.e.i.s.IndexShard       ] [n] [test][0] index [_doc][c8] (seq# [2])",
+	"[2020-02-29T23:59:5a,113][TRACE][o.e.i.s.IndexShard       ] [n] [test][0] index [_doc][c8] (seq# [2])",
+	"[2020-02-29 23:59:59,113][TRACE][o.e.i.s.IndexShard       ] [n] [test][0] index [_doc][c8] (seq# [2])",
+	"[2020-02-29T23:59:59,113Z][TRACE][o.e.i.s.IndexShard       ] [n] [test][0] index [_doc][c8] (seq# [2])",
+	"[2022-06-28T09:00:01,000][TRACE][o.e.i.s.ReplicationTracker] [node_t0] [test][0] updated local checkpoint of [ReplA3000000000000000000] from [555] to [560]",
+	"[2022-06-28T09:00:01,000][TRACE][o.e.i.s.ReplicationTracker] [node_t0] [test][0] updated local checkpoint of [Checkpoint{x}] from [555] to [560]",
+	"[2022-06-28T09:00:01,000][TRACE][o.e.i.s.ReplicationTracker] [node_t0] [test][0] updated local checkpoint of [a] from [555] to [560] and more",
+	"[2022-06-28T09:00:01,010][TRACE][o.e.i.s.ReplicationTracker] [node_t3] [test][0] updated global checkpoint from [558] to [566] due to [replica operation]",
+	"[2022-06-28T09:00:01,010][TRACE][o.e.i.s.ReplicationTracker] [node_t3] [test][0] updated global checkpoint from [558] to [566] due to [Checkpoint{}]",
+	"[2020-06-12T12:29:55,591][TRACE][o.e.i.s.ReplicationTracker] [es-data-1] [orders][3] updated global checkpoint to [74]",
+	"[2020-06-12T12:29:55,591][TRACE][o.e.i.s.ReplicationTracker] [es-data-1] [orders][3] global checkpoint updated to [74]",
+	"[2020-06-12T12:29:55,591][TRACE][o.e.i.s.ReplicationTracker] [es-data-1] [orders][3] updated global checkpoint to [-1]",
+	"[2021-03-09T08:15:00,312][TRACE][o.e.i.s.ReplicationTracker] [es-data-1] [orders][0] marked [NewReplica000000000000D] as in-sync",
+	"[2020-06-12T12:29:55,602][TRACE][o.e.i.s.IndexShard       ] [es-data-2] [orders][3] operation primary term [2] is too old (current [3])",
+	"[2023-10-04T10:00:00,000][DEBUG][o.e.i.e.Engine           ] [node_t0] [test][0] Safe commit [CommitPoint{segment[segments_1], userData[{local_checkpoint=4999, max_seq_no=4999, translog_uuid=T0}]}], last commit [CommitPoint{segment[segments_1], userData[{local_checkpoint=4999, max_seq_no=4999, translog_uuid=T0}]}]",
+}
+
+// TestFastPathEdges runs the near misses alone, in sequence (so the time
+// cache meets minute, day and year changes), and after a pending exception
+// (which the fast path must leave to the general path).
+func TestFastPathEdges(t *testing.T) {
+	for _, l := range hotLines {
+		sameAsGeneral(t, l, l+"\n")
+		sameAsGeneral(t, l, "java.lang.AssertionError: boom\n"+l+"\n")
+	}
+	sameAsGeneral(t, "all", strings.Join(hotLines, "\n")+"\n")
+	var rev []string
+	for i := len(hotLines) - 1; i >= 0; i-- {
+		rev = append(rev, hotLines[i])
+	}
+	sameAsGeneral(t, "reversed", strings.Join(rev, "\n")+"\n")
+	// A WARN line sets the context an exception below it takes; a hot
+	// line in between clears it.
+	sameAsGeneral(t, "ctx", "[2019-04-01T10:00:00,113][WARN ][o.e.i.s.IndexShard       ] [n] [test][0] failing\n"+
+		hotLines[0]+"\njava.lang.IllegalStateException: x\n")
+}
+
+func FuzzFastPath(f *testing.F) {
+	for _, l := range hotLines {
+		f.Add(l)
+	}
+	f.Add(hotLines[0] + "\n" + hotLines[1] + "\n" + hotLines[45])
+	f.Fuzz(func(t *testing.T, s string) {
+		sameAsGeneral(t, "fuzz", s)
+	})
+}
