@@ -2,6 +2,7 @@ package esstate
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -20,16 +21,18 @@ const MaxOps = 1 << 17
 
 // prune drops the lowest seq#s of m once it outgrows MaxOps by a quarter,
 // so the cost is amortised over many inserts.
-func prune(m map[int64]OpRef, max int64) {
+func prune(m map[int64]OpRef, max int64) (pruned bool) {
 	if len(m) <= MaxOps+MaxOps/4 {
-		return
+		return false
 	}
 	floor := max - MaxOps
 	for q := range m {
 		if q <= floor {
 			delete(m, q)
+			pruned = true
 		}
 	}
+	return pruned
 }
 
 // Ref points at the log line a fact came from, for evidence and printouts.
@@ -170,7 +173,19 @@ type Copy struct {
 	TranslogAt Ref
 	// TranslogContext is how the last checkpoint was printed
 	// ("open-uncommitted", "recovered" or "").
+	//
+	// (Indexes over Ops, so an op costs no walk over all of them: a 6.x or
+	// 7.x primary logs seq# -2 for every op, and each such op, and each
+	// index-done after it, used to scan the copy's whole history. Both are
+	// hints, checked against Ops where used: maxSeen is the largest key of
+	// Ops while maxOK, and above every key while maxGone; estimated lists, by doc, the seq#s at which replay
+	// put an estimated op, a superset of those still there, estimates
+	// entries in all.)
 	TranslogContext string
+	maxSeen         int64
+	maxOK, maxGone  bool
+	estimated       map[string][]int64
+	estimates       int
 }
 
 // Recovery returns the copy's latest recovery, or nil.
@@ -281,14 +296,16 @@ func (sh *Shard) Copy(node string) *Copy {
 	return c
 }
 
-// ByAlloc finds the copy with an allocation id.
+// ByAlloc finds the copy with an allocation id: of several, the one on
+// the first node in name order.
 func (sh *Shard) ByAlloc(aid string) *Copy {
-	for _, n := range sh.nodes() {
-		if c := sh.Copies[n]; c.AllocID == aid {
-			return c
+	var found *Copy
+	for n, c := range sh.Copies {
+		if c.AllocID == aid && (found == nil || n < found.Node) {
+			found = c
 		}
 	}
-	return nil
+	return found
 }
 
 // nodes lists copy keys in order, so nothing iterates a map unsorted.
@@ -348,19 +365,86 @@ func (c *Copy) StaleAtOrBelow(n int64) []OpRef {
 }
 
 func (c *Copy) maxOp() int64 {
+	if c.maxOK {
+		if _, ok := c.Ops[c.maxSeen]; ok || (c.maxSeen == esval.NoOpsPerformed && len(c.Ops) == 0) {
+			return c.maxSeen
+		}
+	}
 	m := int64(esval.NoOpsPerformed)
 	for s := range c.Ops {
 		if s > m {
 			m = s
 		}
 	}
+	c.maxSeen, c.maxOK, c.maxGone = m, true, false
 	return m
+}
+
+// putOp sets Ops[q], keeping the indexes.
+func (c *Copy) putOp(q int64, o OpRef) {
+	c.Ops[q] = o
+	switch {
+	case c.maxOK && q > c.maxSeen:
+		c.maxSeen = q
+	case c.maxGone && q >= c.maxSeen:
+		// Every other key is below the deleted maximum.
+		c.maxSeen, c.maxOK, c.maxGone = q, true, false
+	}
+	if o.Estimated {
+		if c.estimated == nil {
+			c.estimated = map[string][]int64{}
+		}
+		c.estimated[o.Doc] = append(c.estimated[o.Doc], q)
+		c.estimates++
+		if c.estimates > 2*len(c.Ops)+1024 {
+			// Most entries are stale: keep the index proportional to Ops.
+			for doc := range c.estimated {
+				c.estimatedOf(doc)
+			}
+		}
+	}
+}
+
+// deleteOp removes Ops[q].
+func (c *Copy) deleteOp(q int64) {
+	delete(c.Ops, q)
+	if c.maxOK && q == c.maxSeen {
+		c.maxOK, c.maxGone = false, true
+	}
+}
+
+// resetOps empties Ops.
+func (c *Copy) resetOps() {
+	c.Ops = map[int64]OpRef{}
+	c.maxSeen, c.maxOK, c.maxGone, c.estimated, c.estimates = esval.NoOpsPerformed, true, false, nil, 0
+}
+
+// estimatedOf lists the seq#s where Ops holds an estimated op of doc,
+// dropping the index's stale entries for doc.
+func (c *Copy) estimatedOf(doc string) []int64 {
+	qs := c.estimated[doc]
+	if len(qs) == 0 {
+		return nil
+	}
+	var live []int64
+	for _, q := range qs {
+		if o, ok := c.Ops[q]; ok && o.Estimated && o.Doc == doc && !slices.Contains(live, q) {
+			live = append(live, q)
+		}
+	}
+	c.estimates -= len(qs) - len(live)
+	if len(live) == 0 {
+		delete(c.estimated, doc)
+	} else {
+		c.estimated[doc] = live
+	}
+	return live
 }
 
 func (c *Copy) resetAbove(seq int64) {
 	for s := range c.Ops {
 		if s > seq {
-			delete(c.Ops, s)
+			c.deleteOp(s)
 		}
 	}
 }
@@ -492,7 +576,7 @@ func (s *State) routing(ev *es.RoutingRow) {
 		// A new allocation rebuilds the copy from a recovery: its live
 		// history restarts (what is on disk is tracked as Stale), and a
 		// recovery of the old allocation is over whatever its logs said.
-		c.Ops = map[int64]OpRef{}
+		c.resetOps()
 		c.InSync, c.GCPLive = false, false
 		c.endRecovery(RefOf(ev))
 	}
@@ -663,16 +747,15 @@ func (s *State) op(ev *es.Op) {
 		if prev, ok := c.Ops[o.Seq]; ok && prev.Doc == o.Doc && !prev.Estimated {
 			return
 		}
-		for q, prev := range c.Ops {
-			if prev.Estimated && prev.Doc == o.Doc {
-				delete(c.Ops, q)
-				if h, ok := sh.History[q]; ok && h.At == prev.At {
-					delete(sh.History, q)
-				}
+		for _, q := range c.estimatedOf(o.Doc) {
+			prev := c.Ops[q]
+			c.deleteOp(q)
+			if h, ok := sh.History[q]; ok && h.At == prev.At {
+				delete(sh.History, q)
 			}
 		}
 	}
-	c.Ops[o.Seq] = o
+	c.putOp(o.Seq, o)
 	if o.TermPrinted && o.Term > c.Term {
 		c.Term = o.Term
 	}
@@ -683,9 +766,14 @@ func (s *State) op(ev *es.Op) {
 		r.Received[o.Seq] = o.At
 	}
 	// A printed seq# beats an estimate; an estimate never replaces one.
-	if h, ok := sh.History[o.Seq]; !o.Isolated && (!ok || !o.Estimated || h.Estimated) {
-		sh.History[o.Seq] = o
+	if !o.Isolated {
+		if !o.Estimated {
+			sh.History[o.Seq] = o
+		} else if h, ok := sh.History[o.Seq]; !ok || h.Estimated {
+			sh.History[o.Seq] = o
+		}
 	}
+	// Pruning removes low seq#s only: maxOp's check still holds.
 	prune(c.Ops, c.MaxSeqNo)
 	prune(sh.History, c.MaxSeqNo)
 }
@@ -766,7 +854,7 @@ func (s *State) recoverySource(c *Copy, ev *es.RecoverySource) {
 				cr.Deleted, cr.DeletedAt = true, RefOf(ev)
 			}
 		}
-		c.Ops = map[int64]OpRef{}
+		c.resetOps()
 	case es.StepPhase2Send:
 		if r.Kind == "" {
 			r.Kind = "ops"
