@@ -227,10 +227,12 @@ type Shard struct {
 	// History is the live history: seq# -> op, as any copy applied it
 	// under the current primary or before the last failover.
 	History map[int64]OpRef
-	Copies  map[string]*Copy
+	// Copies is written by Copy only (lookups cache their last answer).
+	Copies map[string]*Copy
 	// Unassigned are the copies the latest routing table has on no node:
 	// an availability fact (a red shard), kept for the printout.
 	Unassigned []Unassigned
+	last       *Copy
 }
 
 // Unassigned is one `node[null]` routing row.
@@ -249,9 +251,11 @@ type Disruption struct {
 
 // State is the whole fold.
 type State struct {
-	names      map[string]string // node id -> name
+	names map[string]string // node id -> name
+	// Shards is written by Shard only (lookups cache its last answer).
 	Shards     map[ShardID]*Shard
 	Disruption *Disruption
+	last       *Shard
 }
 
 // New returns an empty state.
@@ -270,25 +274,52 @@ func (s *State) NodeName(id string) string {
 
 // Shard returns the shard, creating it.
 func (s *State) Shard(id ShardID) *Shard {
-	sh := s.Shards[id]
+	sh := s.Find(id)
 	if sh == nil {
 		sh = &Shard{ID: id, Version: -1, Term: 1, GCP: Unknown, History: map[int64]OpRef{}, Copies: map[string]*Copy{}}
 		s.Shards[id] = sh
+		s.last = sh
+	}
+	return sh
+}
+
+// Find returns the shard without creating it, nil when no line named it.
+// A log's lines mostly name the shard the line before named, so the last
+// answer is kept.
+func (s *State) Find(id ShardID) *Shard {
+	if sh := s.last; sh != nil && sh.ID == id {
+		return sh
+	}
+	sh := s.Shards[id]
+	if sh != nil {
+		s.last = sh
 	}
 	return sh
 }
 
 // Lookup returns a copy without creating it.
 func (s *State) Lookup(id ShardID, node string) *Copy {
-	if sh := s.Shards[id]; sh != nil {
-		return sh.Copies[node]
+	if sh := s.Find(id); sh != nil {
+		return sh.find(node)
 	}
 	return nil
 }
 
+// find returns the copy on node without creating it.
+func (sh *Shard) find(node string) *Copy {
+	if c := sh.last; c != nil && c.Node == node {
+		return c
+	}
+	c := sh.Copies[node]
+	if c != nil {
+		sh.last = c
+	}
+	return c
+}
+
 // Copy returns the copy on node, creating it.
 func (sh *Shard) Copy(node string) *Copy {
-	c := sh.Copies[node]
+	c := sh.find(node)
 	if c == nil {
 		c = &Copy{Shard: sh.ID, Node: node, Version: -1, Term: Unknown, LCP: Unknown, GCP: Unknown, MaxSeqNo: Unknown, Ops: map[int64]OpRef{}}
 		sh.Copies[node] = c

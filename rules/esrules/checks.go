@@ -50,11 +50,11 @@ func (p *Pack) tracker(ev *es.Tracker) {
 	if !ok {
 		return
 	}
-	sh := p.st.Shards[id]
+	sh := p.st.Find(id)
 	if sh == nil {
 		return
 	}
-	c := sh.Copies[ev.Node]
+	c := p.st.Lookup(id, ev.Node)
 	switch ev.What {
 	case es.TrackReplicaGCP:
 		if c == nil || !c.InSync || c.Recovering() {
