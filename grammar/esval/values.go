@@ -83,6 +83,9 @@ type Checkpoint struct {
 
 // ParseCheckpoint reads `Checkpoint{...}` in any version's wording.
 func ParseCheckpoint(s string) (Checkpoint, error) {
+	if c, ok := fastCheckpoint(s); ok {
+		return c, nil
+	}
 	v, err := ParseValue(s)
 	if err != nil {
 		return Checkpoint{}, err
