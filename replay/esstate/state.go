@@ -778,12 +778,18 @@ func (s *State) op(ev *es.Op) {
 		if prev, ok := c.Ops[o.Seq]; ok && prev.Doc == o.Doc && !prev.Estimated {
 			return
 		}
-		for _, q := range c.estimatedOf(o.Doc) {
-			prev := c.Ops[q]
-			c.deleteOp(q)
-			if h, ok := sh.History[q]; ok && h.At == prev.At {
-				delete(sh.History, q)
+		if qs := c.estimatedOf(o.Doc); len(qs) > 0 {
+			for _, q := range qs {
+				prev := c.Ops[q]
+				c.deleteOp(q)
+				if h, ok := sh.History[q]; ok && h.At == prev.At {
+					delete(sh.History, q)
+				}
 			}
+			// None is left: the index keeps only docs awaiting their
+			// index-done, so it stays small.
+			c.estimates -= len(qs)
+			delete(c.estimated, o.Doc)
 		}
 	}
 	c.putOp(o.Seq, o)
