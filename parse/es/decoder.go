@@ -178,7 +178,11 @@ func (d *decoder) Line(l parse.Line, out *parse.Sink) bool {
 	switch {
 	case isPatternStart(s):
 		d.block, d.threadNode, d.ctx = noBlock, "", Where{Shard: -1}
-		env, ok, bad := parsePattern(s)
+		times := &d.times
+		if d.general {
+			times = nil
+		}
+		env, ok, bad := parsePattern(s, times)
 		if !ok {
 			return false
 		}

@@ -106,11 +106,12 @@ func parseTime(s string) (time.Time, bool) {
 }
 
 // parsePattern reads `[time][LEVEL][logger] [node] [index][shard] msg` in
-// the 6.x-8.x server and test layouts. ok is false when s is not one; err
-// is set when it looks like one but cannot be read.
-func parsePattern(s string) (env envelope, ok bool, err string) {
+// the 6.x-8.x server and test layouts, the time through times (nil: no
+// cache). ok is false when s is not one; err is set when it looks like one
+// but cannot be read.
+func parsePattern(s string, times *timeCache) (env envelope, ok bool, err string) {
 	ts, rest, _ := bracket(s)
-	t, tok := parseTime(ts)
+	t, tok := cachedTime(times, ts)
 	if !tok {
 		return env, false, ""
 	}

@@ -31,11 +31,13 @@ type timeCache struct {
 	ok   bool
 }
 
-// parse reads a 23-byte `yyyy-MM-ddTHH:mm:ss,SSS` (or `.SSS`) exactly as
-// parseTime does.
-func (c *timeCache) parse(ts []byte) (time.Time, bool) {
-	if len(ts) != 23 || ts[10] != 'T' {
-		return time.Time{}, false
+// parse reads a time exactly as parseTime does; the pattern layouts'
+// 23-byte `yyyy-MM-ddTHH:mm:ss,SSS` (or `.SSS`) goes through the cache.
+func (c *timeCache) parse(ts []byte) (time.Time, bool) { return cachedTime(c, ts) }
+
+func cachedTime[T string | []byte](c *timeCache, ts T) (time.Time, bool) {
+	if c == nil || len(ts) != 23 || ts[10] != 'T' {
+		return parseTime(string(ts))
 	}
 	if c.ok && ts[16] == ':' && string(ts[:16]) == string(c.key[:]) &&
 		isDigit(ts[17]) && isDigit(ts[18]) && (ts[19] == ',' || ts[19] == '.') &&

@@ -2,11 +2,13 @@ package es
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -192,4 +194,39 @@ func FuzzFastPath(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		sameAsGeneral(t, "fuzz", s)
 	})
+}
+
+// TestTimeCacheMatchesParse feeds one cache a walk of pattern-layout times
+// (minute, hour, day, month and year changes, leap days, out-of-range and
+// malformed fields) and requires parseTime's answer for each.
+func TestTimeCacheMatchesParse(t *testing.T) {
+	var c timeCache
+	rng := rand.New(rand.NewPCG(3, 4))
+	check := func(ts string) {
+		want, wok := parseTime(ts)
+		got, gok := cachedTime(&c, ts)
+		gotB, bok := cachedTime(&c, []byte(ts))
+		if wok != gok || wok != bok || !want.Equal(got) || want != got || got != gotB {
+			t.Fatalf("%q: parseTime %v %v, cache %v %v / %v %v", ts, want, wok, got, gok, gotB, bok)
+		}
+	}
+	base := time.Date(2019, 12, 31, 23, 58, 0, 0, time.UTC)
+	for range 20000 {
+		base = base.Add(time.Duration(rng.IntN(90_000)) * time.Millisecond)
+		ts := []byte(base.Format("2006-01-02T15:04:05,000"))
+		switch rng.IntN(8) {
+		case 0:
+			ts[19] = '.'
+		case 1:
+			i := rng.IntN(len(ts))
+			ts[i] = "0123456789:,.T-x"[rng.IntN(16)]
+		case 2:
+			ts[17], ts[18] = '6', byte('0'+rng.IntN(10))
+		}
+		check(string(ts))
+	}
+	for _, ts := range []string{"2020-02-29T23:59:59,999", "2019-02-29T10:00:00,000", "2020-02-29T24:00:00,113",
+		"2020-13-01T00:00:00,000", "2023-10-04T10:00:00,000Z", "2023-10-04 10:00:00,000", "2023-10-04T10:00:00.000Z"} {
+		check(ts)
+	}
 }
