@@ -17,7 +17,9 @@ const Unknown int64 = -3
 // MaxOps bounds the ops kept per copy and per shard history: the rules
 // look at seq#s near the checkpoints and the recoveries, so a long TRACE
 // log keeps only its newest MaxOps seq#s instead of every line it read.
-const MaxOps = 1 << 17
+// At 1<<17 the op windows held 410 MB for a three-node 200 MiB TRACE log;
+// at 1<<14, 130 MB (150 MB for 1 GiB), and the run is faster too.
+const MaxOps = 1 << 14
 
 // prune drops the lowest seq#s of m once it outgrows MaxOps by a quarter,
 // so the cost is amortised over many inserts.
