@@ -154,8 +154,11 @@ type Copy struct {
 	Term      int64
 	LCP       int64
 	LCPAt     Ref
-	GCP       int64
-	GCPAt     Ref
+	// LCPByTracker is set when LCP is the primary's tracker view of this
+	// copy ("updated local checkpoint of [aid]"), printed by another node.
+	LCPByTracker bool
+	GCP          int64
+	GCPAt        Ref
 	// GCPLive is set when GCP came from the copy's in-memory tracker (not
 	// a persisted checkpoint file, which may lag); GCPTerm is the shard's
 	// term then.
@@ -512,7 +515,7 @@ func (s *State) Apply(e parse.Event) {
 			if ev.Term > sh.Term {
 				sh.Term, sh.TermCounted = ev.Term, false
 			}
-			c.LCP, c.LCPAt = ev.ToLCP, RefOf(e)
+			c.LCP, c.LCPAt, c.LCPByTracker = ev.ToLCP, RefOf(e), false
 		}
 	case *es.TranslogCheckpoint:
 		if id, ok := where(ev.Where); ok {
@@ -568,7 +571,7 @@ func (s *State) Apply(e parse.Event) {
 	case *es.SeqNoStats:
 		if id, ok := where(ev.Where); ok && ev.Stats != nil {
 			c := s.Shard(id).Copy(ev.Node)
-			c.LCP, c.LCPAt = ev.Stats.LocalCheckpoint, RefOf(e)
+			c.LCP, c.LCPAt, c.LCPByTracker = ev.Stats.LocalCheckpoint, RefOf(e), false
 			c.GCP, c.GCPAt = ev.Stats.GlobalCheckpoint, RefOf(e)
 			c.MaxSeqNo = ev.Stats.MaxSeqNo
 		}
@@ -576,7 +579,7 @@ func (s *State) Apply(e parse.Event) {
 		sh := s.Shard(ShardID{ev.Routing.Index, ev.Routing.Shard})
 		c := sh.Copy(s.NodeName(ev.Routing.Node))
 		if ev.Got != nil {
-			c.LCP, c.LCPAt = ev.Got.LocalCheckpoint, RefOf(e)
+			c.LCP, c.LCPAt, c.LCPByTracker = ev.Got.LocalCheckpoint, RefOf(e), false
 			c.GCP, c.GCPAt = ev.Got.GlobalCheckpoint, RefOf(e)
 			c.MaxSeqNo = ev.Got.MaxSeqNo
 		}
@@ -950,7 +953,7 @@ func (s *State) tracker(ev *es.Tracker) {
 	switch ev.What {
 	case es.TrackLCP:
 		if c := sh.ByAlloc(ev.AllocationID); c != nil {
-			c.LCP, c.LCPAt = ev.To, RefOf(ev)
+			c.LCP, c.LCPAt, c.LCPByTracker = ev.To, RefOf(ev), c.Node != ev.Node
 		}
 	case es.TrackInSync:
 		if c := sh.ByAlloc(ev.AllocationID); c != nil {

@@ -64,6 +64,14 @@ func (p *Pack) tracker(ev *es.Tracker) {
 		if lcp == esstate.Unknown || ev.To <= lcp {
 			return
 		}
+		// The primary's view of this copy's lcp, read from another
+		// node's log, runs on another clock: a gcp the replica took a
+		// few milliseconds "before" the primary logged the lcp it rests
+		// on is skew, not a break. Only the copy's own lines, or one
+		// log with one clock, can prove this one.
+		if c.LCPByTracker && c.LCPAt.Source != ev.Pos.Source {
+			return
+		}
 		p.add(GCPAboveLCP, rules.Derived, copySubject(c),
 			fmt.Sprintf("in-sync %s %s took global checkpoint %d while its local checkpoint is %d", c.Node, id, ev.To, lcp),
 			[]rules.Evidence{rules.Cite(ev), cite(c.LCPAt)}, map[string]string{"gcp": fmt.Sprint(ev.To), "lcp": fmt.Sprint(lcp)}, c.Lines())
