@@ -747,6 +747,16 @@ func (s *State) op(ev *es.Op) {
 	}
 	sh := s.Shard(id)
 	c := sh.Copy(ev.Node)
+	if c.AllocID != "" && ev.AllocationID != "" && c.AllocID != ev.AllocationID {
+		// An op under another allocation id: the copy was rebuilt (or the
+		// index deleted and created again under the same name) without a
+		// routing dump in the logs. Its history restarts, as routing()
+		// does for a new allocation.
+		c.resetOps()
+		c.InSync, c.GCPLive = false, false
+		c.endRecovery(RefOf(ev))
+		c.AllocID = ev.AllocationID
+	}
 	if c.AllocID == "" {
 		c.AllocID = ev.AllocationID
 	}

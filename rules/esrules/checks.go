@@ -21,6 +21,11 @@ func (p *Pack) opConflict(ev *es.Op) {
 	if c == nil {
 		return
 	}
+	if c.AllocID != "" && ev.AllocationID != "" && c.AllocID != ev.AllocationID {
+		// Another allocation: a rebuilt copy or a re-created index, whose
+		// history starts over (replay resets the copy for this op).
+		return
+	}
 	prev, ok := c.Ops[ev.SeqNo]
 	if !ok || prev.Estimated || prev.Doc == ev.DocID {
 		return

@@ -42,3 +42,28 @@ func TestGCPAboveLCPAcrossClocks(t *testing.T) {
 		t.Errorf("one clock: want %s, got:\n%s", GCPAboveLCP, formatFindings(fs))
 	}
 }
+
+// An index deleted and created again under the same name, seen only
+// through op lines (no routing dump after): the new allocation ids start a
+// new history, so seq# 0 naming another doc is no conflict, and a gcp of 0
+// is no step back.
+func TestIndexRecreatedIsANewHistory(t *testing.T) {
+	b, err := os.ReadFile("../../testdata/es/index-recreated-benign.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, _, _ := analyse(t, map[string]io.Reader{"es.log": strings.NewReader(string(b))})
+	if len(fs) != 0 {
+		t.Errorf("want nothing, got:\n%s", formatFindings(fs))
+	}
+	// The same op with the old allocation id is still a conflict.
+	bad := strings.Replace(string(b), "index [b1] seq# [0] allocation-id [[id=PrimA000000000000000002]]", "index [b1] seq# [0] allocation-id [[id=PrimA000000000000000001]]", 1)
+	fs, _, _ = analyse(t, map[string]io.Reader{"es.log": strings.NewReader(bad)})
+	found := false
+	for _, f := range fs {
+		found = found || f.Rule == SeqNoConflict
+	}
+	if !found {
+		t.Errorf("same allocation: want %s, got:\n%s", SeqNoConflict, formatFindings(fs))
+	}
+}
