@@ -227,6 +227,10 @@ type Shard struct {
 	TermCounted bool
 	Primary     string
 	PrimaryAt   Ref
+	// RelocatingTo is the node the primary is being relocated to, from a
+	// RELOCATING primary row: handing the primary over to it is no
+	// failover and starts no new term.
+	RelocatingTo string
 	// GCP is the highest global checkpoint any line showed for the shard.
 	GCP int64
 	// History is the live history: seq# -> op, as any copy applied it
@@ -626,6 +630,9 @@ func (s *State) routing(ev *es.RoutingRow) {
 		c.Term = sh.Term
 	}
 	c.InSync = r.State == "STARTED" || r.State == "RELOCATING"
+	if r.Primary && r.State == "RELOCATING" && r.Relocating != "" && node == sh.Primary {
+		sh.RelocatingTo = s.NodeName(r.Relocating)
+	}
 	if r.Primary && r.State != "UNASSIGNED" && r.State != "INITIALIZING" {
 		s.promote(sh, node, RefOf(ev))
 	}
@@ -640,7 +647,19 @@ func (s *State) promote(sh *Shard, node string, at Ref) {
 	}
 	old := sh.Primary
 	sh.Primary, sh.PrimaryAt = node, at
+	handoff := sh.RelocatingTo != "" && sh.RelocatingTo == node
+	sh.RelocatingTo = ""
 	if old == "" {
+		return
+	}
+	if handoff {
+		// A relocation hands the primary over in the same term, with
+		// the whole history: nothing becomes stale.
+		for _, n := range sh.nodes() {
+			if n != node {
+				sh.Copies[n].Primary = false
+			}
+		}
 		return
 	}
 	sh.Term++

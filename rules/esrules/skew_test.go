@@ -67,3 +67,23 @@ func TestIndexRecreatedIsANewHistory(t *testing.T) {
 		t.Errorf("same allocation: want %s, got:\n%s", SeqNoConflict, formatFindings(fs))
 	}
 }
+
+// A primary relocated to another node keeps its term: a handoff is no
+// failover, and the old primary's ops do not become stale.
+func TestPrimaryRelocationKeepsTheTerm(t *testing.T) {
+	b, err := os.ReadFile("../../testdata/es/primary-relocation-benign.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, p, _ := analyse(t, map[string]io.Reader{"es.log": strings.NewReader(string(b))})
+	if len(fs) != 0 {
+		t.Errorf("want nothing, got:\n%s", formatFindings(fs))
+	}
+	var out strings.Builder
+	if err := p.State().DescribeAll(&out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "primary es-data-3") || !strings.Contains(out.String(), ", term 1,") || strings.Contains(out.String(), "term 2") {
+		t.Errorf("want primary es-data-3 in term 1:\n%s", out.String())
+	}
+}
