@@ -32,19 +32,6 @@ type readOptions struct {
 	Until time.Time
 }
 
-// loaded is the merged timeline of a run and what reading it cost.
-type loaded struct {
-	events []parse.Event
-	stats  render.Stats
-}
-
-// load is read for callers that need the whole timeline at once.
-func load(ios *IOStreams, paths []string, opt readOptions) *loaded {
-	out := &loaded{}
-	out.stats = read(ios, paths, opt, func(e parse.Event) { out.events = append(out.events, e) })
-	return out
-}
-
 // read reads every input and calls fn with their events merged into one
 // timeline: by wall time across inputs, line order within one. Inputs are
 // decoded concurrently, one goroutine each, and merged in name order, so
