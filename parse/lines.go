@@ -1,24 +1,28 @@
 package parse
 
 import (
-	"bufio"
 	"bytes"
-	"errors"
 	"io"
 	"runtime"
+	"sync"
 	"unicode/utf8"
 )
 
 // Reading is split in two so a large input uses more than one core: a
-// reader goroutine cuts the input into lines and packs them into chunks,
-// workers prepare each chunk's lines (NUL and UTF-8 checks, and each
-// system's Skip test, which is where most lines end), and Scan's own
-// goroutine offers the lines that remain to the stateful decoders, chunk by
-// chunk in input order. Nothing a decoder sees changes: only the work that
-// needs no state moves.
+// reader goroutine fills chunks with the input's bytes, cut after the last
+// whole line, and workers find each chunk's lines and prepare them (NUL
+// and UTF-8 checks, and each system's Skip test, which is where most lines
+// end). Scan's own goroutine offers the lines that remain to the stateful
+// decoders, chunk by chunk in input order. Nothing a decoder sees changes:
+// only the work that needs no state moves.
+//
+// The reader reads straight into the chunk, so a byte of input is copied
+// once, by the read itself; only the part line a chunk ends with is copied
+// again, to the start of the next chunk.
 
-// chunkBytes is how much line text one chunk holds.
-const chunkBytes = 1 << 20
+// chunkBytes is how many bytes of input a chunk holds. It is more than
+// MaxLine, so a chunk that holds no line end holds an overlong line.
+const chunkBytes = MaxLine + 64<<10
 
 // line flags set by the workers.
 const (
@@ -37,9 +41,13 @@ type preparedLine struct {
 }
 
 type chunk struct {
-	arena []byte
-	ends  []int32 // line i is arena[ends[i-1]:ends[i]]
-	over  []bool  // line i was cut at MaxLine
+	buf []byte
+	// data is the part of buf that holds whole lines, each ending in
+	// '\n' except perhaps the last (at the end of the input, or cut).
+	data []byte
+	// over is set when the last line of data is the first MaxLine bytes
+	// of a longer line.
+	over  bool
 	lines []preparedLine
 	bytes int64
 	// err is the read error that ended the input after this chunk.
@@ -47,97 +55,127 @@ type chunk struct {
 	done chan struct{}
 }
 
-// readChunks cuts src into lines and sends chunks, in order, to both
+// chunks holds chunks no one uses, for the next chunk of this input or of
+// the next: a run over many small files then allocates a few buffers, not
+// one per file.
+var chunks = sync.Pool{New: func() any { return &chunk{buf: make([]byte, chunkBytes)} }}
+
+func getChunk() *chunk {
+	c := chunks.Get().(*chunk)
+	c.data, c.over, c.lines = nil, false, c.lines[:0]
+	c.bytes, c.err, c.done = 0, nil, make(chan struct{})
+	return c
+}
+
+// readChunks reads src into chunks and sends them, in order, to both
 // channels: work for the workers, order for the consumer. It closes both
 // at the end of the input or on a read error (carried by the last chunk).
-// Chunks the consumer is done with come back on free to be reused.
-func readChunks(src io.Reader, work, order chan<- *chunk, free <-chan *chunk) {
+func readChunks(src io.Reader, work, order chan<- *chunk) {
 	defer close(work)
 	defer close(order)
-	rd := bufio.NewReaderSize(src, 64<<10)
-	next := func() *chunk {
-		select {
-		case c := <-free:
-			c.arena, c.ends, c.over, c.lines = c.arena[:0], c.ends[:0], c.over[:0], c.lines[:0]
-			c.bytes, c.err, c.done = 0, nil, make(chan struct{})
-			return c
-		default:
-			return newChunk()
-		}
-	}
-	c := next()
-	send := func() {
-		work <- c
-		order <- c
-		c = next()
-	}
-	var long []byte
+	// discarding is set while the rest of an overlong line, whose first
+	// MaxLine bytes were sent, is read and dropped.
+	discarding := false
+	c, n := getChunk(), 0
 	for {
-		piece, err := rd.ReadSlice('\n')
-		c.bytes += int64(len(piece))
-		if errors.Is(err, bufio.ErrBufferFull) || long != nil {
-			// A line longer than the buffer is gathered here, up to one
-			// byte past MaxLine so that an overlong line can be told.
-			if long == nil {
-				long = make([]byte, 0, 2*len(piece))
-			}
-			if room := MaxLine + 1 - len(long); room > 0 {
-				long = append(long, piece[:min(room, len(piece))]...)
-			}
-			if errors.Is(err, bufio.ErrBufferFull) {
-				continue
-			}
-			piece = long
+		err := fill(src, c, &n)
+		more := err == nil
+		if err == io.EOF {
+			err = nil
 		}
-		if len(piece) > 0 {
-			text := bytes.TrimSuffix(piece, []byte("\n"))
-			text = bytes.TrimSuffix(text, []byte("\r"))
-			over := len(text) > MaxLine
-			if over {
-				text = text[:MaxLine]
-			}
-			c.arena = append(c.arena, text...)
-			c.ends = append(c.ends, int32(len(c.arena)))
-			c.over = append(c.over, over)
-			long = nil
-			if len(c.arena) >= chunkBytes {
-				send()
+		buf := c.buf[:n]
+		start := 0
+		if discarding {
+			if i := bytes.IndexByte(buf, '\n'); i >= 0 {
+				start, discarding = i+1, false
+			} else {
+				start = len(buf)
 			}
 		}
-		if err != nil {
-			if err != io.EOF {
-				c.err = err
-			}
-			send()
+		end := start
+		if i := bytes.LastIndexByte(buf[start:], '\n'); i >= 0 {
+			end = start + i + 1
+		}
+		// tail is the part line after the last line end.
+		tail := buf[end:]
+		switch {
+		case len(tail) > MaxLine+1 || len(tail) == MaxLine+1 && tail[MaxLine] != '\r':
+			// Too long to keep, even without a CR before its line end.
+			end += MaxLine
+			c.over, discarding = true, more
+			tail = nil
+		case !more:
+			end = len(buf)
+		}
+		c.data = buf[start:end]
+		if !more {
+			c.err = err
+			work <- c
+			order <- c
 			return
 		}
+		nc := getChunk()
+		n = copy(nc.buf, tail)
+		work <- c
+		order <- c
+		c = nc
 	}
 }
 
-func newChunk() *chunk {
-	return &chunk{arena: make([]byte, 0, chunkBytes+4096), done: make(chan struct{})}
+// fill reads src into c.buf from *n on until the buffer is full or the
+// read fails; it returns the read error (io.EOF at the end).
+func fill(src io.Reader, c *chunk, n *int) error {
+	empty := 0
+	for *n < len(c.buf) {
+		m, err := src.Read(c.buf[*n:])
+		*n += m
+		c.bytes += int64(m)
+		if err != nil {
+			return err
+		}
+		if m > 0 {
+			empty = 0
+		} else if empty++; empty >= 100 {
+			return io.ErrNoProgress
+		}
+	}
+	return nil
 }
 
-// prepare fills c.lines: flags and the Skip verdicts of systems.
+// prepare finds c's lines and fills c.lines: flags and the Skip verdicts of
+// systems.
 func prepare(c *chunk, systems []System) {
-	c.lines = append(c.lines[:0], make([]preparedLine, len(c.ends))...)
-	start := int32(0)
-	for i, end := range c.ends {
-		text := c.arena[start:end:end]
-		start = end
+	data := c.data
+	// Most chunks hold no NUL byte and no invalid UTF-8: two passes over
+	// the whole chunk spare the per-line tests.
+	binary := bytes.IndexByte(data, 0) >= 0
+	valid := utf8.Valid(data)
+	for len(data) > 0 {
+		i := bytes.IndexByte(data, '\n')
+		var text []byte
+		if i < 0 {
+			text, data = data, nil
+		} else {
+			text, data = data[:i:i], data[i+1:]
+		}
+		text = bytes.TrimSuffix(text, []byte("\r"))
 		p := preparedLine{text: text, skip: -1}
-		if c.over[i] {
-			p.flags |= flagOverlong
+		if len(text) > MaxLine {
+			// A long line that fits in a chunk with its line end.
+			p.text, p.flags = text[:MaxLine:MaxLine], flagOverlong
+		} else if len(data) == 0 && c.over {
+			p.flags = flagOverlong
 		}
 		switch {
-		case bytes.IndexByte(text, 0) >= 0:
+		case binary && bytes.IndexByte(p.text, 0) >= 0:
 			p.flags |= flagBinary
-		case len(bytes.TrimSpace(text)) == 0:
+		case blank(p.text):
 			p.flags |= flagBlank
 		default:
-			if !utf8.Valid(text) {
+			// A cut line may end inside a character.
+			if (!valid || p.flags&flagOverlong != 0) && !utf8.Valid(p.text) {
 				p.flags |= flagInvalid
-				p.text = bytes.ToValidUTF8(text, []byte("\uFFFD"))
+				p.text = bytes.ToValidUTF8(p.text, []byte("\uFFFD"))
 			}
 			for si, s := range systems {
 				if s.Skip != nil && s.Skip(p.text) {
@@ -146,9 +184,17 @@ func prepare(c *chunk, systems []System) {
 				}
 			}
 		}
-		c.lines[i] = p
+		c.lines = append(c.lines, p)
 	}
 	close(c.done)
+}
+
+// blank reports whether text is only white space.
+func blank(text []byte) bool {
+	if len(text) > 0 && text[0] > ' ' && text[0] < utf8.RuneSelf {
+		return false
+	}
+	return len(bytes.TrimSpace(text)) == 0
 }
 
 // lines runs the reader and the workers and calls fn for every prepared
@@ -157,8 +203,7 @@ func lines(src io.Reader, systems []System, fn func(preparedLine)) (int64, error
 	workers := min(runtime.GOMAXPROCS(0), 4)
 	work := make(chan *chunk, workers)
 	order := make(chan *chunk, 2*workers)
-	free := make(chan *chunk, 2*workers+2)
-	go readChunks(src, work, order, free)
+	go readChunks(src, work, order)
 	for w := 0; w < workers; w++ {
 		go func() {
 			for c := range work {
@@ -179,10 +224,8 @@ func lines(src io.Reader, systems []System, fn func(preparedLine)) (int64, error
 		if c.err != nil {
 			err = c.err
 		}
-		select {
-		case free <- c:
-		default:
-		}
+		clear(c.lines) // no text outlives its chunk
+		chunks.Put(c)
 	}
 	return n, err
 }
