@@ -63,3 +63,24 @@ func BenchmarkLines(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSkip is the Skip test alone over every line of the bench input:
+// the work the scan spreads over the workers.
+func BenchmarkSkip(b *testing.B) {
+	in := benchInput(b)
+	lines := bytes.Split(in, []byte("\n"))
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		n := 0
+		for _, l := range lines {
+			if skip(l) {
+				n++
+			}
+		}
+		if n == 0 {
+			b.Fatal("nothing skipped")
+		}
+	}
+}

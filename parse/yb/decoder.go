@@ -19,12 +19,28 @@ var System = parse.System{
 }
 
 // skip is the cheap byte test, run ahead of the decoder on worker
-// goroutines: a glog line from a source file none of this package's
-// messages come from is never claimed, and no other system's log looks
-// like glog.
+// goroutines. It takes the glog lines the decoder declines whatever its
+// state, which are what Line reads as the end of an open block: a line
+// from a source file none of this package's messages come from, and a
+// line from a known file that holds none of the phrases the readers look
+// for and is not an entry of a dump logged line by line. No other
+// system's log looks like glog.
 func skip(text []byte) bool {
-	env := splitEnvelope(text)
-	return env.hasClock && len(env.file) > 0 && !knownFile(env.fileName())
+	name, msg, ok := quickEnvelope(text)
+	if !ok {
+		env := splitEnvelope(text)
+		if !env.hasClock || len(env.file) == 0 {
+			return false
+		}
+		name, msg = env.fileName(), env.msg
+	}
+	if !knownFile(name) {
+		return true
+	}
+	if itemNumber(msg) > 0 && bytes.Equal(name, []byte("mvcc.cc")) {
+		return false
+	}
+	return !interesting(msg)
 }
 
 // Break implements parse.Breaker: a skipped line ends an open block, as

@@ -1,6 +1,9 @@
 package yb
 
-import "bytes"
+import (
+	"bytes"
+	"math/bits"
+)
 
 // matcher finds whether a line holds any of a set of phrases in one pass:
 // a bitmap of the phrases' first two bytes rejects almost every position
@@ -8,12 +11,17 @@ import "bytes"
 // phrase with bytes.Contains instead costs one pass per phrase, which
 // dominated the profile of a tserver log.
 type matcher struct {
-	bits  [1 << 16 / 64]uint64
-	cands map[uint16][][]byte
+	bits [1 << 16 / 64]uint64
+	// rank[w] counts the bits set in bits[:w], so the candidates of a
+	// pair set in the bitmap are found without hashing: cands[rank of the
+	// pair's bit].
+	rank  [1 << 16 / 64]uint16
+	cands [][][]byte
 }
 
 func newMatcher(lists ...[][]byte) *matcher {
-	m := &matcher{cands: map[uint16][][]byte{}}
+	m := &matcher{}
+	byPair := map[uint16][][]byte{}
 	for _, list := range lists {
 		for _, p := range list {
 			if len(p) < 2 {
@@ -21,7 +29,17 @@ func newMatcher(lists ...[][]byte) *matcher {
 			}
 			k := uint16(p[0])<<8 | uint16(p[1])
 			m.bits[k>>6] |= 1 << (k & 63)
-			m.cands[k] = append(m.cands[k], p)
+			byPair[k] = append(byPair[k], p)
+		}
+	}
+	n := 0
+	for w, word := range m.bits {
+		m.rank[w] = uint16(n)
+		for b := range 64 {
+			if word&(1<<b) != 0 {
+				m.cands = append(m.cands, byPair[uint16(w<<6|b)])
+				n++
+			}
 		}
 	}
 	return m
@@ -31,10 +49,13 @@ func newMatcher(lists ...[][]byte) *matcher {
 func (m *matcher) match(s []byte) bool {
 	for i := 0; i+1 < len(s); i++ {
 		k := uint16(s[i])<<8 | uint16(s[i+1])
-		if m.bits[k>>6]&(1<<(k&63)) == 0 {
+		word := m.bits[k>>6]
+		bit := uint64(1) << (k & 63)
+		if word&bit == 0 {
 			continue
 		}
-		for _, p := range m.cands[k] {
+		r := int(m.rank[k>>6]) + bits.OnesCount64(word&(bit-1))
+		for _, p := range m.cands[r] {
 			if bytes.HasPrefix(s[i:], p) {
 				return true
 			}

@@ -1,0 +1,124 @@
+package yb
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/logsleuth/logsleuth/internal/synth"
+	"github.com/logsleuth/logsleuth/parse"
+)
+
+// noSkip is System without its Skip test: every line goes to the decoder.
+var noSkip = parse.System{Name: System.Name, NewDecoder: System.NewDecoder}
+
+// sameWithoutSkip checks that Skip changes nothing but the work done: the
+// events, diagnostics and counts of a scan are those of a scan where the
+// decoder reads every line itself.
+func sameWithoutSkip(t *testing.T, name string, data []byte) {
+	t.Helper()
+	with, err := parse.Scan(bytes.NewReader(data), name, []parse.System{System}, parse.Options{})
+	require.NoError(t, err)
+	without, err := parse.Scan(bytes.NewReader(data), name, []parse.System{noSkip}, parse.Options{})
+	require.NoError(t, err)
+	require.Equal(t, without.Stats, with.Stats, name)
+	require.Equal(t, without.Diags, with.Diags, name)
+	require.Equal(t, len(without.Events), len(with.Events), name)
+	for i := range without.Events {
+		require.Equal(t, without.Events[i], with.Events[i], "%s: event %d", name, i)
+	}
+}
+
+func TestSkipChangesNothing(t *testing.T) {
+	var files []string
+	for _, root := range []string{"../../testdata/yb", "../../../shared/corpus/yb", "../../../shared/formats"} {
+		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && !strings.HasSuffix(p, ".golden") {
+				files = append(files, p)
+			}
+			return nil
+		})
+	}
+	require.NotEmpty(t, files)
+	for _, p := range files {
+		data, err := os.ReadFile(p)
+		require.NoError(t, err)
+		sameWithoutSkip(t, p, data)
+	}
+	var big bytes.Buffer
+	require.NoError(t, synth.Write(&big, synth.Options{System: "yb", Size: 4 << 20, Seed: 3, Peers: 3, Incidents: 2}))
+	sameWithoutSkip(t, "synth", big.Bytes())
+}
+
+func TestSkipTakesOrdinaryGlogLines(t *testing.T) {
+	for line, want := range map[string]bool{
+		// Unknown file.
+		"I1007 12:00:00.123456  4242 log.cc:1090] T t P p: Max segment size reached": true,
+		// Known file, nothing any reader wants.
+		"I1007 12:00:00.123456  4242 raft_consensus.cc:1090] T t P p [term 3 LEADER]: Received NO_OP": true,
+		// Known file and a phrase a reader wants.
+		"F1007 12:00:00.123456  4242 mvcc.cc:395] T t P p: New operation's hybrid time too low: { physical: 1 }": false,
+		// A dump entry logged as its own line, which no phrase names.
+		"W1007 12:00:00.123456  4242 mvcc.cc:182] 405. AddPending { provided_ht: <invalid> final_ht: { physical: 1 } }": false,
+		// Not glog.
+		"405. AddPending { provided_ht: <invalid> }":                                      false,
+		"[2023-10-04T10:00:00,000][TRACE][o.e.i.s.IndexShard       ] [node_t0] [test][0]": false,
+	} {
+		assert.Equal(t, want, skip([]byte(line)), line)
+	}
+}
+
+// quickAgrees checks quickEnvelope against splitEnvelope on one line: when
+// the quick reading answers, it must be splitEnvelope's.
+func quickAgrees(t *testing.T, line []byte) bool {
+	name, msg, ok := quickEnvelope(line)
+	if !ok {
+		return false
+	}
+	env := splitEnvelope(line)
+	if !env.hasClock || len(env.file) == 0 || !bytes.Equal(env.fileName(), name) || !bytes.Equal(env.msg, msg) {
+		t.Fatalf("%q: quick read file %q msg %q; splitEnvelope: clock %v file %q msg %q", line, name, msg, env.hasClock, env.fileName(), env.msg)
+	}
+	return true
+}
+
+func TestQuickEnvelopeAgrees(t *testing.T) {
+	var big bytes.Buffer
+	require.NoError(t, synth.Write(&big, synth.Options{System: "yb", Size: 1 << 20, Seed: 5, Peers: 3, Incidents: 1}))
+	quick := 0
+	lines := bytes.Split(big.Bytes(), []byte("\n"))
+	for _, l := range lines {
+		if quickAgrees(t, l) {
+			quick++
+		}
+	}
+	assert.Greater(t, quick, len(lines)*9/10, "the common form is read quickly")
+	for _, l := range []string{
+		"I1007 12:00:00.123456  4242 ../../src/yb/tablet/mvcc.cc:395] msg",
+		"I1007 12:00:00.123456 4242 mvcc.cc:395]msg",
+		"I1007 12:00:00.123456 4242 /:1] msg",
+		"I1307 12:00:00.123456 4242 mvcc.cc:395] bad month",
+		"I1007 24:00:00.123456 4242 mvcc.cc:395] bad hour",
+		"I1007 12:00:00.123456 4242 mvcc.cc:3x5] bad line",
+		"I1007 12:00:00.123456 4242 mvcc.cc:] no line",
+		"I1007 12:00:00.123456 4242 mvcc cc:1] space",
+		"I1007 12:00:00.123456 mvcc.cc:1] no thread",
+		"F20230706 14:29:04 ../../src/yb/tablet/mvcc.cc:395] details",
+		"  I1007 12:00:00.123456 4242 mvcc.cc:395] indented",
+		"I1007 12:00:00.123456 4242 " + strings.Repeat("x", 300) + ":1] long field",
+	} {
+		quickAgrees(t, []byte(l))
+	}
+}
+
+func FuzzQuickEnvelope(f *testing.F) {
+	f.Add([]byte("I1007 12:00:00.123456  4242 ../../src/yb/tablet/mvcc.cc:395] msg"))
+	f.Add([]byte("W0229 23:59:60.999999 1 a/b/c.cc:1]"))
+	f.Fuzz(func(t *testing.T, line []byte) { quickAgrees(t, line) })
+}
