@@ -118,8 +118,56 @@ var phrases *matcher
 func init() { phrases = newMatcher(keywords, raftKeywords, configKeywords) }
 
 // interesting is the cheap byte test: does msg hold a phrase any reader
-// of this package wants?
-func interesting(msg []byte) bool { return phrases.match(msg) }
+// of this package wants? The replica prefix (ids, a term, a role: often
+// half the message) holds none and is not read.
+func interesting(msg []byte) bool { return phrases.match(afterPrefix(msg)) }
+
+// afterPrefix returns msg from the space before its body when msg opens
+// with a replica prefix, `T <tablet> P <peer>[ [...]]...: ` or
+// `T <tablet> : `, and all of msg otherwise. Unlike prefix it reads
+// nothing out: it runs on every line from a known file.
+func afterPrefix(msg []byte) []byte {
+	if len(msg) < 6 || msg[0] != 'T' || msg[1] != ' ' {
+		return msg
+	}
+	word := func(i int) int { // the end of the word at i
+		for i < len(msg) && msg[i] != ' ' {
+			i++
+		}
+		return i
+	}
+	i := word(2)
+	if i == 2 || i >= len(msg) {
+		return msg
+	}
+	if bytes.HasPrefix(msg[i:], []byte(" : ")) {
+		return msg[i+2:]
+	}
+	if !bytes.HasPrefix(msg[i:], []byte(" P ")) {
+		return msg
+	}
+	j := word(i + 3)
+	if j == i+3 || j >= len(msg) {
+		return msg
+	}
+	if msg[j-1] == ':' {
+		return msg[j:] // `P <peer>: `
+	}
+	for {
+		switch {
+		case bytes.HasPrefix(msg[j:], []byte(": ")):
+			return msg[j+1:]
+		case bytes.HasPrefix(msg[j:], []byte(" [")):
+			end := bytes.IndexByte(msg[j:], ']')
+			if end < 0 {
+				return msg
+			}
+			j += end + 1
+		default:
+			return msg
+		}
+	}
+}
 
 // fresh reads a line outside any block.
 func (d *decoder) fresh(l parse.Line, env *envelope, out *parse.Sink) bool {
