@@ -2,6 +2,7 @@ package yb
 
 import (
 	"bytes"
+	"encoding/binary"
 	"time"
 )
 
@@ -239,13 +240,19 @@ func quickEnvelope(s []byte) (name, msg []byte, ok bool) {
 	default:
 		return nil, nil, false
 	}
-	if s[5] != ' ' || s[8] != ':' || s[11] != ':' || s[14] != '.' {
+	// mmdd hh:mm:ss.uuuuuu as two 8-byte words and a 4-byte one: every
+	// byte is a digit or its separator, tested a word at a time.
+	w1 := binary.LittleEndian.Uint64(s[1:9])   // mmdd hh:
+	w2 := binary.LittleEndian.Uint64(s[9:17])  // mm:ss.uu
+	w3 := binary.LittleEndian.Uint32(s[17:21]) // uuuu
+	const (
+		sep1 = 0x3a_00_00_20_00_00_00_00 // ' ' at 5, ':' at 8
+		sep2 = 0x00_00_2e_00_00_3a_00_00 // ':' at 11, '.' at 14
+		dig1 = 0x00_ff_ff_00_ff_ff_ff_ff
+		dig2 = 0xff_ff_00_ff_ff_00_ff_ff
+	)
+	if w1&^dig1 != sep1 || w2&^dig2 != sep2 || !digits8(w1, dig1) || !digits8(w2, dig2) || !digits8(uint64(w3), 0xff_ff_ff_ff) {
 		return nil, nil, false
-	}
-	for _, i := range [...]int{1, 2, 3, 4, 6, 7, 9, 10, 12, 13, 15, 16, 17, 18, 19, 20} {
-		if s[i] < '0' || s[i] > '9' {
-			return nil, nil, false
-		}
 	}
 	two := func(i int) int { return int(s[i]-'0')*10 + int(s[i+1]-'0') }
 	if !okDate(two(1), two(3)) || two(6) >= 24 || two(9) >= 60 || two(12) >= 61 {
@@ -264,33 +271,39 @@ func quickEnvelope(s []byte) (name, msg []byte, ok bool) {
 		return nil, nil, false
 	}
 	f := s[j+1:]
-	colon, slash := -1, -1
-	end := 0
-	for ; end < len(f) && end <= 200; end++ {
-		switch f[end] {
-		case ']':
-			goto field
-		case ':':
-			colon = end
-		case '/':
-			slash = end
-		case ' ':
-			return nil, nil, false
-		}
-	}
-	return nil, nil, false
-field:
-	if end == 0 || colon <= 0 || colon == end-1 || slash > colon {
+	end := bytes.IndexByte(f[:min(len(f), 201)], ']')
+	if end <= 0 {
 		return nil, nil, false
 	}
-	for _, c := range f[colon+1 : end] {
+	field := f[:end]
+	colon := bytes.LastIndexByte(field, ':')
+	if colon <= 0 || colon == end-1 || bytes.IndexByte(field, ' ') >= 0 {
+		return nil, nil, false
+	}
+	for _, c := range field[colon+1:] {
 		if c < '0' || c > '9' {
 			return nil, nil, false
 		}
 	}
+	slash := bytes.LastIndexByte(field[:colon], '/')
 	msg = f[end+1:]
 	if len(msg) > 0 && msg[0] == ' ' {
 		msg = msg[1:]
 	}
-	return f[slash+1 : colon], msg, true
+	return field[slash+1 : colon], msg, true
+}
+
+// digits8 reports whether the bytes of w that mask selects are all ASCII
+// digits: their high nibble is 3, and still is after adding 6.
+func digits8(w, mask uint64) bool {
+	const threes = 0x30_30_30_30_30_30_30_30
+	const highs = 0xf0_f0_f0_f0_f0_f0_f0_f0
+	const sixes = 0x06_06_06_06_06_06_06_06
+	w &= mask
+	if w&highs != threes&mask {
+		return false
+	}
+	// Each selected byte is 0x30-0x3f here, so adding 6 carries into no
+	// other byte; unselected bytes are 0 and stay below 0x10.
+	return (w+sixes&mask)&highs == threes&mask
 }
