@@ -6,19 +6,22 @@ import (
 	"testing"
 )
 
+// contains is what the matcher must answer: does s hold one of the
+// phrases, tested one by one.
+func contains(s []byte) bool {
+	for _, l := range [][][]byte{keywords, raftKeywords, configKeywords} {
+		for _, k := range l {
+			if bytes.Contains(s, k) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // The matcher must agree with testing each phrase with bytes.Contains.
 func TestMatcherAgreesWithContains(t *testing.T) {
 	lists := [][][]byte{keywords, raftKeywords, configKeywords}
-	contains := func(s []byte) bool {
-		for _, l := range lists {
-			for _, k := range l {
-				if bytes.Contains(s, k) {
-					return true
-				}
-			}
-		}
-		return false
-	}
 	var all [][]byte
 	for _, l := range lists {
 		all = append(all, l...)
@@ -47,4 +50,15 @@ func TestMatcherAgreesWithContains(t *testing.T) {
 			t.Errorf("phrase %q not matched", k)
 		}
 	}
+}
+
+func FuzzMatcher(f *testing.F) {
+	f.Add([]byte("T t P p [term 3 LEADER]: Becoming Leader. State: Replica: p"))
+	f.Add([]byte("lection"))
+	f.Add([]byte("xx Protege"))
+	f.Fuzz(func(t *testing.T, s []byte) {
+		if got, want := phrases.match(s), contains(s); got != want {
+			t.Fatalf("match(%q) = %v, Contains says %v", s, got, want)
+		}
+	})
 }
