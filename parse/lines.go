@@ -38,6 +38,10 @@ type preparedLine struct {
 	// skip is the index of the system whose Skip test took the line, or
 	// -1.
 	skip int16
+	// run counts the lines from this one on, in its chunk, that the same
+	// system's Skip test took and that have no flags: the consumer can
+	// pass them all at once.
+	run int32
 }
 
 type chunk struct {
@@ -186,6 +190,16 @@ func prepare(c *chunk, systems []System) {
 		}
 		c.lines = append(c.lines, p)
 	}
+	for i := len(c.lines) - 1; i >= 0; i-- {
+		p := &c.lines[i]
+		if p.skip < 0 || p.flags != 0 {
+			continue
+		}
+		p.run = 1
+		if i+1 < len(c.lines) && c.lines[i+1].run > 0 && c.lines[i+1].skip == p.skip {
+			p.run += c.lines[i+1].run
+		}
+	}
 	close(c.done)
 }
 
@@ -197,9 +211,10 @@ func blank(text []byte) bool {
 	return len(bytes.TrimSpace(text)) == 0
 }
 
-// lines runs the reader and the workers and calls fn for every prepared
-// line in input order; it returns the bytes read and the read error.
-func lines(src io.Reader, systems []System, fn func(preparedLine)) (int64, error) {
+// lines runs the reader and the workers and calls fn with each chunk's
+// prepared lines, in input order; it returns the bytes read and the read
+// error. The lines are only valid during the call.
+func lines(src io.Reader, systems []System, fn func([]preparedLine)) (int64, error) {
 	workers := min(runtime.GOMAXPROCS(0), 4)
 	work := make(chan *chunk, workers)
 	order := make(chan *chunk, 2*workers)
@@ -217,9 +232,7 @@ func lines(src io.Reader, systems []System, fn func(preparedLine)) (int64, error
 	)
 	for c := range order {
 		<-c.done
-		for _, l := range c.lines {
-			fn(l)
-		}
+		fn(c.lines)
 		n += c.bytes
 		if c.err != nil {
 			err = c.err

@@ -123,9 +123,25 @@ func skipSystem() []System {
 func collect(t *testing.T, src io.Reader, systems []System) ([]preparedLine, int64, error) {
 	t.Helper()
 	var got []preparedLine
-	n, err := lines(src, systems, func(p preparedLine) {
-		p.text = bytes.Clone(p.text) // only valid during the call
-		got = append(got, p)
+	n, err := lines(src, systems, func(ls []preparedLine) {
+		for i, p := range ls {
+			if p.skip >= 0 && p.flags == 0 {
+				// The run counts this line and the same system's
+				// skipped lines after it in the chunk.
+				want := int32(1)
+				if i+1 < len(ls) && ls[i+1].skip == p.skip && ls[i+1].flags == 0 {
+					want += ls[i+1].run
+				}
+				if p.run != want {
+					t.Fatalf("line %d: run %d, want %d", len(got)+1, p.run, want)
+				}
+			} else if p.run != 0 {
+				t.Fatalf("line %d: run %d on a line not skipped", len(got)+1, p.run)
+			}
+			p.text = bytes.Clone(p.text) // only valid during the call
+			p.run = 0
+			got = append(got, p)
+		}
 	})
 	return got, n, err
 }
@@ -199,7 +215,7 @@ func BenchmarkLinesPrepare(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		n := 0
-		if _, err := lines(bytes.NewReader(in), systems, func(preparedLine) { n++ }); err != nil || n == 0 {
+		if _, err := lines(bytes.NewReader(in), systems, func(ls []preparedLine) { n += len(ls) }); err != nil || n == 0 {
 			b.Fatal(err, n)
 		}
 	}

@@ -68,7 +68,9 @@ type System struct {
 }
 
 // Breaker is implemented by decoders with a Skip test: Break is called for
-// a line Skip took, where Line would have ended an open block.
+// a line Skip took, where Line would have ended an open block. A run of
+// such lines may get one call: a second Break in a row must change
+// nothing.
 type Breaker interface {
 	Break(out *Sink)
 }
@@ -234,7 +236,28 @@ func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit
 			flush()
 		}
 	}
-	n, err := lines(src, systems, offer)
+	n, err := lines(src, systems, func(ls []preparedLine) {
+		for i := 0; i < len(ls); {
+			p := &ls[i]
+			// A run of lines one system's Skip test took passes at once
+			// when no other system's decoder must see them.
+			if k := int(p.skip); p.run > 1 && (active < 0 || active == k) {
+				lineNo += int(p.run)
+				st.Lines += int(p.run)
+				st.Unclaimed += int(p.run)
+				if b, ok := decs[k].(Breaker); ok {
+					b.Break(&sink)
+				}
+				if len(sink.Events) > 0 || len(sink.Diags) > 0 {
+					flush()
+				}
+				i += int(p.run)
+				continue
+			}
+			offer(*p)
+			i++
+		}
+	})
 	st.Bytes = n
 	if err != nil {
 		readError = fmt.Errorf("%s: read after line %d: %w", source, lineNo, err)

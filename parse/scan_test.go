@@ -168,3 +168,30 @@ func TestScanOwnerStopsOtherSystems(t *testing.T) {
 	assert.Equal(t, 2, res.Events[0].Info().Pos.Line)
 	assert.Equal(t, 1, res.Stats.Unclaimed)
 }
+
+// breakDecoder is a wordDecoder with a Skip test (lines starting "~") and
+// a Breaker that counts its calls.
+type breakDecoder struct {
+	wordDecoder
+	breaks *int
+}
+
+func (d *breakDecoder) Break(*Sink) { *d.breaks++ }
+
+func TestScanSkippedRuns(t *testing.T) {
+	breaks := 0
+	tilde := System{
+		Name:       "tilde",
+		NewDecoder: func(string, Options) Decoder { return &breakDecoder{wordDecoder{word: "alpha"}, &breaks} },
+		Skip:       func(text []byte) bool { return len(text) > 0 && text[0] == '~' },
+	}
+	// beta's block is open over the first run of skipped lines, so beta
+	// must see (and claim) each of them; the second run passes at once.
+	in := "beta {\n~a\n~b\n}\nalpha x\n~c\n~d\n~e\nalpha y\n"
+	res, err := Scan(strings.NewReader(in), "r", []System{tilde, sys("beta")}, Options{})
+	require.NoError(t, err)
+	require.Len(t, res.Events, 3)
+	assert.Equal(t, []int{1, 5, 9}, []int{res.Events[0].Info().Pos.Line, res.Events[1].Info().Pos.Line, res.Events[2].Info().Pos.Line})
+	assert.Equal(t, Stats{Source: "r", Bytes: int64(len(in)), Lines: 9, Claimed: 6, Unclaimed: 3, Events: 3}, res.Stats)
+	assert.Equal(t, 1, breaks, "one Break for the run of three")
+}
