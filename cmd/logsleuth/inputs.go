@@ -126,7 +126,7 @@ var maxDecompressed int64 = 32 << 30
 // openInput returns a reader of in's log text, decompressing gzip
 // (recognised by its magic bytes, whatever the name). The bytes read from
 // the file (before decompression) are counted on prog.
-func openInput(ios *IOStreams, in input, prog *progress) (io.ReadCloser, error) {
+func openInput(ios *IOStreams, in input, prog *progress, raw *rawCount) (io.ReadCloser, error) {
 	var rc io.ReadCloser
 	if in.name == "-" {
 		rc = io.NopCloser(ios.In)
@@ -136,8 +136,13 @@ func openInput(ios *IOStreams, in input, prog *progress) (io.ReadCloser, error) 
 			return nil, cleanErr(in.name, err)
 		}
 		rc = f
+		raw.opened = -1
+		if info, err := ios.FS.Stat(in.name); err == nil && info.Mode().IsRegular() {
+			raw.opened = info.Size()
+		}
 	}
-	br := bufio.NewReaderSize(prog.reader(rc), 64<<10)
+	raw.r = rc
+	br := bufio.NewReaderSize(prog.reader(raw), 64<<10)
 	magic, _ := br.Peek(2)
 	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
@@ -151,6 +156,44 @@ func openInput(ios *IOStreams, in input, prog *progress) (io.ReadCloser, error) 
 		io.Reader
 		io.Closer
 	}{br, rc}, nil
+}
+
+// rawCount counts the bytes read from a file as stored (before any
+// decompression), to tell a file that changed size while it was read.
+type rawCount struct {
+	r      io.Reader
+	n      int64
+	opened int64 // the size when opened, or -1 for other than a regular file
+}
+
+func (c *rawCount) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	c.n += int64(n)
+	return n, err
+}
+
+// changed says, for a file read to its end, whether it changed size while
+// it was read: a log still being written (read up to the end seen then) or
+// truncated under the reader (copytruncate rotation).
+func (c *rawCount) changed(fsys FileSystem, name string) (string, bool) {
+	if c.opened < 0 {
+		return "", false
+	}
+	now := int64(-1)
+	if info, err := fsys.Stat(name); err == nil {
+		now = info.Size()
+	}
+	switch {
+	case c.n > c.opened || now > c.opened:
+		msg := fmt.Sprintf("the file grew while it was read (%d bytes when opened, %d read", c.opened, c.n)
+		if now > c.n {
+			msg += fmt.Sprintf(", %d now", now)
+		}
+		return msg + "); it is analysed up to the end reached, where a line being written may be cut", true
+	case c.n < c.opened:
+		return fmt.Sprintf("the file shrank while it was read (%d bytes when opened, %d read): truncated or rotated?", c.opened, c.n), true
+	}
+	return "", false
 }
 
 type gzInput struct {

@@ -63,7 +63,8 @@ func read(ios *IOStreams, paths []string, opt readOptions, fn func(parse.Event))
 	for i, in := range inputs {
 		producers[i] = func(emit func(parse.Event)) {
 			r := &results[i]
-			rc, err := openInput(ios, in, prog)
+			var raw rawCount
+			rc, err := openInput(ios, in, prog, &raw)
 			if err != nil {
 				r.err = err
 				return
@@ -78,6 +79,12 @@ func read(ios *IOStreams, paths []string, opt readOptions, fn func(parse.Event))
 				}
 			})
 			r.stats.SpeaksFor = slices.Sorted(maps.Keys(r.speaks))
+			if r.err == nil {
+				if msg, ok := raw.changed(ios.FS, in.name); ok {
+					r.diags = append(r.diags, parse.Diagnostic{Pos: parse.Pos{Source: in.name, Line: r.stats.Lines}, Message: msg})
+					r.stats.Diags++
+				}
+			}
 		}
 	}
 	replay.Stream(producers, fn)
