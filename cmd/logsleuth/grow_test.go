@@ -96,3 +96,9 @@ func TestFileShrinksWhileRead(t *testing.T) {
 	assert.Equal(t, exitClean, r.code, r.stderr)
 	assert.Contains(t, r.stderr, ": the file shrank while it was read ("+strconv.Itoa(len(s))+" bytes when opened, 100 read): truncated or rotated?")
 }
+
+func TestStdinHasNoSizeToChange(t *testing.T) {
+	r := logsleuth(t, readSample(t), nil, "analyze", "-")
+	assert.NotContains(t, r.stderr, "while it was read")
+	assert.Contains(t, r.stdout, " 0 diagnostics")
+}

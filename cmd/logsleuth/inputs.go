@@ -128,6 +128,7 @@ var maxDecompressed int64 = 32 << 30
 // the file (before decompression) are counted on prog.
 func openInput(ios *IOStreams, in input, prog *progress, raw *rawCount) (io.ReadCloser, error) {
 	var rc io.ReadCloser
+	raw.opened = -1
 	if in.name == "-" {
 		rc = io.NopCloser(ios.In)
 	} else {
@@ -136,7 +137,6 @@ func openInput(ios *IOStreams, in input, prog *progress, raw *rawCount) (io.Read
 			return nil, cleanErr(in.name, err)
 		}
 		rc = f
-		raw.opened = -1
 		if info, err := ios.FS.Stat(in.name); err == nil && info.Mode().IsRegular() {
 			raw.opened = info.Size()
 		}
