@@ -217,7 +217,7 @@ func TestBadBytes(t *testing.T) {
 	var in strings.Builder
 	in.WriteString("\x00\x01\x02binary\x00junk\n")
 	in.WriteString("I1007 16:39:07.000000 1 foo.cc:1] not utf8 \xff\xfe here\n")
-	in.WriteString(strings.Repeat("x", 3<<20) + "\n")
+	in.WriteString(strings.Repeat("x", 50<<20) + "\n") // a 50 MB line: its first MiB is kept
 	in.WriteString(sampleText)
 	r := logsleuth(t, in.String(), nil, "analyze")
 	assert.Equal(t, exitFindings, r.code)
