@@ -59,22 +59,17 @@ func orDash(s string) string {
 }
 
 func (c *Copy) history() string {
-	if len(c.Ops) == 0 {
+	if c.Ops.Len() == 0 {
 		return "-"
 	}
-	seqs := make([]int64, 0, len(c.Ops))
-	for q := range c.Ops {
-		seqs = append(seqs, q)
-	}
-	sort.Slice(seqs, func(i, j int) bool { return seqs[i] < seqs[j] })
 	const show = 8
 	var parts []string
-	for i, q := range seqs {
-		if i == show {
-			parts = append(parts, fmt.Sprintf("... %d more", len(seqs)-show))
+	for o := range c.Ops.All() {
+		if len(parts) == show {
+			parts = append(parts, fmt.Sprintf("... %d more", c.Ops.Len()-show))
 			break
 		}
-		parts = append(parts, c.Ops[q].String())
+		parts = append(parts, o.String())
 	}
 	return strings.Join(parts, ", ")
 }

@@ -14,28 +14,13 @@ import (
 // Unknown marks a number the logs have not shown yet.
 const Unknown int64 = -3
 
-// MaxOps bounds the ops kept per copy and per shard history: the rules
-// look at seq#s near the checkpoints and the recoveries, so a long TRACE
-// log keeps only its newest MaxOps seq#s instead of every line it read.
-// At 1<<17 the op windows held 410 MB for a three-node 200 MiB TRACE log;
-// at 1<<14, 130 MB (150 MB for 1 GiB), and the run is faster too.
+// MaxOps bounds the ops kept per copy and per shard history (a Window):
+// the rules look at seq#s near the checkpoints and the recoveries, so a
+// long TRACE log keeps only its newest MaxOps seq#s instead of every line
+// it read. At 1<<17 the op windows held 410 MB for a three-node 200 MiB
+// TRACE log; at 1<<14, 130 MB (150 MB for 1 GiB), and the run is faster
+// too. It must be a power of two (the window's ring grows by doubling).
 const MaxOps = 1 << 14
-
-// prune drops the lowest seq#s of m once it outgrows MaxOps by a quarter,
-// so the cost is amortised over many inserts.
-func prune(m map[int64]OpRef, max int64) (pruned bool) {
-	if len(m) <= MaxOps+MaxOps/4 {
-		return false
-	}
-	floor := max - MaxOps
-	for q := range m {
-		if q <= floor {
-			delete(m, q)
-			pruned = true
-		}
-	}
-	return pruned
-}
 
 // Ref points at the log line a fact came from, for evidence and printouts.
 type Ref struct {
@@ -166,7 +151,7 @@ type Copy struct {
 	GCPTerm  int64
 	MaxSeqNo int64
 	// Ops is the copy's history since its last reset (recovery, rollback).
-	Ops map[int64]OpRef
+	Ops Window
 	// Stale are ops the copy applied under an older primary that the
 	// cluster abandoned at a failover (written while isolated, or above the
 	// gcp); its old commits may still hold them.
@@ -179,16 +164,13 @@ type Copy struct {
 	// TranslogContext is how the last checkpoint was printed
 	// ("open-uncommitted", "recovered" or "").
 	//
-	// (Indexes over Ops, so an op costs no walk over all of them: a 6.x or
-	// 7.x primary logs seq# -2 for every op, and each such op, and each
-	// index-done after it, used to scan the copy's whole history. Both are
-	// hints, checked against Ops where used: maxSeen is the largest key of
-	// Ops while maxOK, and above every key while maxGone; estimated lists, by doc, the seq#s at which replay
-	// put an estimated op, a superset of those still there, estimates
-	// entries in all.)
+	// (An index over Ops, so an op costs no walk over all of them: a 6.x
+	// or 7.x primary logs seq# -2 for every op, and each index-done after
+	// one used to scan the copy's whole history. It is a hint, checked
+	// against Ops where used: estimated lists, by doc, the seq#s at which
+	// replay put an estimated op, a superset of those still there,
+	// estimates entries in all.)
 	TranslogContext string
-	maxSeen         int64
-	maxOK, maxGone  bool
 	estimated       map[string][]int64
 	estimates       int
 }
@@ -235,7 +217,7 @@ type Shard struct {
 	GCP int64
 	// History is the live history: seq# -> op, as any copy applied it
 	// under the current primary or before the last failover.
-	History map[int64]OpRef
+	History Window
 	// Copies is written by Copy only (lookups cache their last answer).
 	Copies map[string]*Copy
 	// Unassigned are the copies the latest routing table has on no node:
@@ -285,7 +267,7 @@ func (s *State) NodeName(id string) string {
 func (s *State) Shard(id ShardID) *Shard {
 	sh := s.Find(id)
 	if sh == nil {
-		sh = &Shard{ID: id, Version: -1, Term: 1, GCP: Unknown, History: map[int64]OpRef{}, Copies: map[string]*Copy{}}
+		sh = &Shard{ID: id, Version: -1, Term: 1, GCP: Unknown, Copies: map[string]*Copy{}}
 		s.Shards[id] = sh
 		s.last = sh
 	}
@@ -330,7 +312,7 @@ func (sh *Shard) find(node string) *Copy {
 func (sh *Shard) Copy(node string) *Copy {
 	c := sh.find(node)
 	if c == nil {
-		c = &Copy{Shard: sh.ID, Node: node, Version: -1, Term: Unknown, LCP: Unknown, GCP: Unknown, MaxSeqNo: Unknown, Ops: map[int64]OpRef{}}
+		c = &Copy{Shard: sh.ID, Node: node, Version: -1, Term: Unknown, LCP: Unknown, GCP: Unknown, MaxSeqNo: Unknown}
 		sh.Copies[node] = c
 	}
 	return c
@@ -405,38 +387,22 @@ func (c *Copy) StaleAtOrBelow(n int64) []OpRef {
 }
 
 func (c *Copy) maxOp() int64 {
-	if c.maxOK {
-		if _, ok := c.Ops[c.maxSeen]; ok || (c.maxSeen == esval.NoOpsPerformed && len(c.Ops) == 0) {
-			return c.maxSeen
-		}
+	if m, ok := c.Ops.Max(); ok {
+		return m
 	}
-	m := int64(esval.NoOpsPerformed)
-	for s := range c.Ops {
-		if s > m {
-			m = s
-		}
-	}
-	c.maxSeen, c.maxOK, c.maxGone = m, true, false
-	return m
+	return esval.NoOpsPerformed
 }
 
-// putOp sets Ops[q], keeping the indexes.
-func (c *Copy) putOp(q int64, o OpRef) {
-	c.Ops[q] = o
-	switch {
-	case c.maxOK && q > c.maxSeen:
-		c.maxSeen = q
-	case c.maxGone && q >= c.maxSeen:
-		// Every other key is below the deleted maximum.
-		c.maxSeen, c.maxOK, c.maxGone = q, true, false
-	}
+// putOp puts o in Ops, keeping the index of estimates.
+func (c *Copy) putOp(o OpRef) {
+	c.Ops.Put(o)
 	if o.Estimated {
 		if c.estimated == nil {
 			c.estimated = map[string][]int64{}
 		}
-		c.estimated[o.Doc] = append(c.estimated[o.Doc], q)
+		c.estimated[o.Doc] = append(c.estimated[o.Doc], o.Seq)
 		c.estimates++
-		if c.estimates > 2*len(c.Ops)+1024 {
+		if c.estimates > 2*c.Ops.Len()+1024 {
 			// Most entries are stale: keep the index proportional to Ops.
 			for doc := range c.estimated {
 				c.estimatedOf(doc)
@@ -445,18 +411,10 @@ func (c *Copy) putOp(q int64, o OpRef) {
 	}
 }
 
-// deleteOp removes Ops[q].
-func (c *Copy) deleteOp(q int64) {
-	delete(c.Ops, q)
-	if c.maxOK && q == c.maxSeen {
-		c.maxOK, c.maxGone = false, true
-	}
-}
-
 // resetOps empties Ops.
 func (c *Copy) resetOps() {
-	c.Ops = map[int64]OpRef{}
-	c.maxSeen, c.maxOK, c.maxGone, c.estimated, c.estimates = esval.NoOpsPerformed, true, false, nil, 0
+	c.Ops.Reset()
+	c.estimated, c.estimates = nil, 0
 }
 
 // estimatedOf lists the seq#s where Ops holds an estimated op of doc,
@@ -468,7 +426,7 @@ func (c *Copy) estimatedOf(doc string) []int64 {
 	}
 	var live []int64
 	for _, q := range qs {
-		if o, ok := c.Ops[q]; ok && o.Estimated && o.Doc == doc && !slices.Contains(live, q) {
+		if o, ok := c.Ops.Get(q); ok && o.Estimated && o.Doc == doc && !slices.Contains(live, q) {
 			live = append(live, q)
 		}
 	}
@@ -481,13 +439,7 @@ func (c *Copy) estimatedOf(doc string) []int64 {
 	return live
 }
 
-func (c *Copy) resetAbove(seq int64) {
-	for s := range c.Ops {
-		if s > seq {
-			c.deleteOp(s)
-		}
-	}
-}
+func (c *Copy) resetAbove(seq int64) { c.Ops.DeleteAbove(seq) }
 
 // where resolves an event's shard; ok is false when the line named none.
 func where(w es.Where) (ShardID, bool) {
@@ -670,17 +622,11 @@ func (s *State) promote(sh *Shard, node string, at Ref) {
 		}
 	}
 	if oc := sh.Copies[old]; oc != nil {
-		var seqs []int64
-		for q := range oc.Ops {
-			seqs = append(seqs, q)
-		}
-		sort.Slice(seqs, func(i, j int) bool { return seqs[i] < seqs[j] })
-		for _, q := range seqs {
-			o := oc.Ops[q]
+		for o := range oc.Ops.All() {
 			if o.Isolated || (sh.GCP != Unknown && o.Seq > sh.GCP) {
 				oc.Stale = append(oc.Stale, o)
-				if h, ok := sh.History[o.Seq]; ok && h.At == o.At {
-					delete(sh.History, o.Seq)
+				if h, ok := sh.History.Get(o.Seq); ok && h.At == o.At {
+					sh.History.Delete(o.Seq)
 				}
 			}
 		}
@@ -712,10 +658,10 @@ func (s *State) disruption(ev *es.Disruption) {
 			if !s.isolated(sh, c.Node) {
 				continue
 			}
-			for q, o := range c.Ops {
+			for o := range c.Ops.All() {
 				if !o.Time.IsZero() && !o.Time.Before(s.Disruption.Since) {
 					o.Isolated, o.IsolatedBy = true, s.Disruption.At
-					c.Ops[q] = o
+					c.Ops.Put(o)
 				}
 			}
 		}
@@ -809,15 +755,15 @@ func (s *State) op(ev *es.Op) {
 	if ev.Done {
 		// index-done confirms the op its index line announced; on a
 		// primary that line had no seq# yet, so drop the estimate.
-		if prev, ok := c.Ops[o.Seq]; ok && prev.Doc == o.Doc && !prev.Estimated {
+		if prev, ok := c.Ops.Get(o.Seq); ok && prev.Doc == o.Doc && !prev.Estimated {
 			return
 		}
 		if qs := c.estimatedOf(o.Doc); len(qs) > 0 {
 			for _, q := range qs {
-				prev := c.Ops[q]
-				c.deleteOp(q)
-				if h, ok := sh.History[q]; ok && h.At == prev.At {
-					delete(sh.History, q)
+				prev, _ := c.Ops.Get(q)
+				c.Ops.Delete(q)
+				if h, ok := sh.History.Get(q); ok && h.At == prev.At {
+					sh.History.Delete(q)
 				}
 			}
 			// None is left: the index keeps only docs awaiting their
@@ -826,7 +772,7 @@ func (s *State) op(ev *es.Op) {
 			delete(c.estimated, o.Doc)
 		}
 	}
-	c.putOp(o.Seq, o)
+	c.putOp(o)
 	if o.TermPrinted && o.Term > c.Term {
 		c.Term = o.Term
 	}
@@ -839,14 +785,11 @@ func (s *State) op(ev *es.Op) {
 	// A printed seq# beats an estimate; an estimate never replaces one.
 	if !o.Isolated {
 		if !o.Estimated {
-			sh.History[o.Seq] = o
-		} else if h, ok := sh.History[o.Seq]; !ok || h.Estimated {
-			sh.History[o.Seq] = o
+			sh.History.Put(o)
+		} else if h, ok := sh.History.Get(o.Seq); !ok || h.Estimated {
+			sh.History.Put(o)
 		}
 	}
-	// Pruning removes low seq#s only: maxOp's check still holds.
-	prune(c.Ops, c.MaxSeqNo)
-	prune(sh.History, c.MaxSeqNo)
 }
 
 // forgetStale drops stale ops a deleted commit was the last holder of.
@@ -1005,8 +948,8 @@ func (c *Copy) EffectiveLCP() int64 {
 	if l == Unknown {
 		return Unknown
 	}
-	for range len(c.Ops) {
-		if _, ok := c.Ops[l+1]; !ok {
+	for range c.Ops.Len() {
+		if !c.Ops.Has(l + 1) {
 			break
 		}
 		l++

@@ -72,9 +72,9 @@ routing_table (version 4):
 	assert.True(t, old.Stale[0].Estimated)
 	assert.Equal(t, 11, old.Stale[0].IsolatedBy.Line, "cites the disruption line")
 	assert.Equal(t, "", old.State, "a copy the newer table does not list is gone")
-	_, live := sh.History[1]
-	assert.False(t, live, "a stale op is not part of the live history")
-	assert.Equal(t, "x", sh.History[0].Doc)
+	assert.False(t, sh.History.Has(1), "a stale op is not part of the live history")
+	h, _ := sh.History.Get(0)
+	assert.Equal(t, "x", h.Doc)
 }
 
 func TestRecoveryLifecycle(t *testing.T) {
@@ -97,7 +97,7 @@ func TestRecoveryLifecycle(t *testing.T) {
 	assert.True(t, r.Finalized)
 	assert.Contains(t, r.Received, int64(2))
 	// The ops-based recovery replaced the history from #2 on.
-	assert.Equal(t, []int64{2}, keys(c.Ops))
+	assert.Equal(t, []int64{2}, seqs(&c.Ops))
 	// The newer commit must go: the recovery started from the older one.
 	require.Len(t, c.Commits, 2)
 	assert.False(t, c.Commits[0].ShouldDelete)
@@ -105,10 +105,10 @@ func TestRecoveryLifecycle(t *testing.T) {
 	assert.Equal(t, 11, c.Commits[1].ShouldDeleteAt.Line)
 }
 
-func keys(m map[int64]OpRef) []int64 {
+func seqs(w *Window) []int64 {
 	var out []int64
-	for k := range m {
-		out = append(out, k)
+	for o := range w.All() {
+		out = append(out, o.Seq)
 	}
 	return out
 }
@@ -129,7 +129,10 @@ func TestFileBasedRecoveryClearsStaleStore(t *testing.T) {
 }
 
 func TestEffectiveLCP(t *testing.T) {
-	c := &Copy{LCP: 4, Ops: map[int64]OpRef{5: {}, 6: {}, 8: {}}}
+	c := &Copy{LCP: 4}
+	for _, q := range []int64{5, 6, 8} {
+		c.Ops.Put(OpRef{Seq: q})
+	}
 	assert.Equal(t, int64(6), c.EffectiveLCP())
 	c.LCP = Unknown
 	assert.Equal(t, Unknown, c.EffectiveLCP())
@@ -168,19 +171,4 @@ func TestDescribeFilters(t *testing.T) {
 	var none strings.Builder
 	require.NoError(t, s.Describe(&none, "k", -1))
 	assert.Equal(t, "[k]: no events\n", none.String())
-}
-
-// A long log keeps only the newest MaxOps seq#s per copy.
-func TestOpsAreBounded(t *testing.T) {
-	m := map[int64]OpRef{}
-	for q := range int64(MaxOps + MaxOps/4 + 1) {
-		m[q] = OpRef{Seq: q}
-	}
-	max := int64(MaxOps + MaxOps/4)
-	prune(m, max)
-	assert.Len(t, m, MaxOps)
-	_, low := m[max-MaxOps]
-	_, high := m[max-MaxOps+1]
-	assert.False(t, low)
-	assert.True(t, high)
 }

@@ -26,7 +26,7 @@ func (p *Pack) opConflict(ev *es.Op) {
 		// history starts over (replay resets the copy for this op).
 		return
 	}
-	prev, ok := c.Ops[ev.SeqNo]
+	prev, ok := c.Ops.Get(ev.SeqNo)
 	if !ok || prev.Estimated || prev.Doc == ev.DocID {
 		return
 	}

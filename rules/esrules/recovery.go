@@ -180,7 +180,7 @@ func (p *Pack) noteLost(k copyKey, c *esstate.Copy, stale []esstate.OpRef, lcp i
 		if o.Seq > lcp {
 			continue
 		}
-		live, ok := sh.History[o.Seq]
+		live, ok := sh.History.Get(o.Seq)
 		if !ok || live.Doc == o.Doc || live.Doc == "" {
 			continue
 		}
@@ -347,7 +347,7 @@ func (p *Pack) checkRange(e parse.Event, c *esstate.Copy) {
 		if _, ok := r.Received[q]; ok {
 			continue
 		}
-		if _, ok := c.Ops[q]; ok {
+		if c.Ops.Has(q) {
 			continue
 		}
 		missing = append(missing, q)

@@ -36,7 +36,7 @@ func (p *Pack) docMissing(ev *es.DocMissing) {
 	subj := rules.Subject{System: "es", Node: ev.Checked}
 	// The message names no shard; the doc's own op traces may.
 	for _, id := range p.st.ShardIDs() {
-		for _, o := range p.st.Shards[id].History {
+		for o := range p.st.Shards[id].History.All() {
 			if o.Doc == ev.DocID {
 				n := id.Shard
 				subj.Index, subj.Shard = id.Index, &n
