@@ -218,12 +218,15 @@ type Shard struct {
 	// History is the live history: seq# -> op, as any copy applied it
 	// under the current primary or before the last failover.
 	History Window
-	// Copies is written by Copy only (lookups cache their last answer).
+	// Copies is written by Copy only, which also lists them in byNode.
 	Copies map[string]*Copy
 	// Unassigned are the copies the latest routing table has on no node:
 	// an availability fact (a red shard), kept for the printout.
 	Unassigned []Unassigned
-	last       *Copy
+	// byNode lists Copies in the order they were created: a shard has a
+	// handful of copies and their lines interleave, so a scan finds one
+	// sooner than hashing its node name.
+	byNode []*Copy
 }
 
 // Unassigned is one `node[null]` routing row.
@@ -296,16 +299,20 @@ func (s *State) Lookup(id ShardID, node string) *Copy {
 	return nil
 }
 
+// maxScan is the most copies find scans before it hashes instead.
+const maxScan = 8
+
 // find returns the copy on node without creating it.
 func (sh *Shard) find(node string) *Copy {
-	if c := sh.last; c != nil && c.Node == node {
-		return c
+	if len(sh.byNode) > maxScan {
+		return sh.Copies[node]
 	}
-	c := sh.Copies[node]
-	if c != nil {
-		sh.last = c
+	for _, c := range sh.byNode {
+		if c.Node == node {
+			return c
+		}
 	}
-	return c
+	return nil
 }
 
 // Copy returns the copy on node, creating it.
@@ -314,6 +321,7 @@ func (sh *Shard) Copy(node string) *Copy {
 	if c == nil {
 		c = &Copy{Shard: sh.ID, Node: node, Version: -1, Term: Unknown, LCP: Unknown, GCP: Unknown, MaxSeqNo: Unknown}
 		sh.Copies[node] = c
+		sh.byNode = append(sh.byNode, c)
 	}
 	return c
 }
@@ -322,8 +330,8 @@ func (sh *Shard) Copy(node string) *Copy {
 // the first node in name order.
 func (sh *Shard) ByAlloc(aid string) *Copy {
 	var found *Copy
-	for n, c := range sh.Copies {
-		if c.AllocID == aid && (found == nil || n < found.Node) {
+	for _, c := range sh.byNode {
+		if c.AllocID == aid && (found == nil || c.Node < found.Node) {
 			found = c
 		}
 	}
