@@ -2,6 +2,7 @@ package es
 
 import (
 	"bytes"
+	"strings"
 	"time"
 
 	"github.com/logsleuth/logsleuth/parse"
@@ -11,10 +12,11 @@ import (
 // line's bytes: IndexShard op traces (7.x+ `index [id] seq# [N]
 // allocation-id [[id=A]] ...`, `index-done [...] result-seq# ...`, 6.x
 // `index [type][id] (seq# [N])`) and ReplicationTracker checkpoint updates.
-// It allocates nothing until it knows the line is one of them, then one
-// string for the whole line (every string of the event is a slice of it);
-// the event itself comes from a slab. Times are read through a per-minute
-// cache instead of time.Parse.
+// It allocates nothing until it knows the line is one of them; then the
+// line's text comes from a shared block (every string of the event is a
+// slice of it) and the event from a slab, so a line costs a copy, not an
+// allocation. Times are read through a per-minute cache instead of
+// time.Parse.
 //
 // It is an accelerator, never a second grammar: it accepts only the exact
 // canonical shape, with values that cannot confuse the general path's
@@ -214,12 +216,36 @@ func (f *fastMsg) event(d *decoder, raw string, m parse.Meta, w Where) parse.Eve
 // slabs hand out the fast path's events from blocks: one allocation per
 // slabEvents lines instead of one per line. An event kept keeps its block
 // (8 KiB) alive; replay keeps none of these events, only values copied out
-// of them. (Line texts are not pooled the same way: replay keeps the text
-// of every op in its window, and a shared block would keep the texts of
-// the lines around it too.)
+// of them.
+//
+// Line texts come from blocks too, textBlock bytes each: replay keeps the
+// text of every op in its window (as evidence), and those lines are the
+// newest ones, which share their blocks. A text kept on its own (a copy's
+// last checkpoint line, a finding's evidence) keeps at most one block
+// alive, so the rules copy the texts a finding keeps.
 type slabs struct {
 	ops      []Op
 	trackers []Tracker
+	texts    strings.Builder
+}
+
+const textBlock = 8 << 10
+
+// text returns b as a string in the current text block, starting a new
+// block when b does not fit. A Builder never writes over what it has
+// handed out, and a new one takes over before the old would regrow, so no
+// text is copied twice.
+func (s *slabs) text(b []byte) string {
+	if len(b) > textBlock/8 {
+		return string(b)
+	}
+	if s.texts.Cap()-s.texts.Len() < len(b) {
+		s.texts = strings.Builder{}
+		s.texts.Grow(textBlock)
+	}
+	start := s.texts.Len()
+	s.texts.Write(b)
+	return s.texts.String()[start:]
 }
 
 const slabEvents = 32
@@ -265,7 +291,7 @@ func (d *decoder) fastLine(l parse.Line, out *parse.Sink) (handled bool) {
 	// TRACE, DEBUG or INFO pattern line whose message is an event.
 	d.block, d.threadNode, d.ctx = noBlock, "", Where{Shard: -1}
 	d.lastTime, d.hasTime = env.time, true
-	raw := string(b)
+	raw := d.slabs.text(b)
 	meta := parse.Meta{Pos: l.Pos, Last: l.Pos.Line, Text: raw, Time: env.time, Timed: true}
 	w := Where{Node: raw[env.node0:env.node1], Index: raw[env.index0:env.index1], Shard: env.shard}
 	out.Emit(f.event(d, raw, meta, w))

@@ -163,8 +163,24 @@ func lessKey(a, b copyKey) bool {
 func (p *Pack) add(rule string, origin rules.Origin, subj rules.Subject, msg string, ev []rules.Evidence, facts map[string]string, state []string) *rules.Finding {
 	f := &rules.Finding{Rule: rule, Severity: severity[rule], Origin: origin, Subject: subj, Message: msg,
 		Evidence: dedupe(ev), Facts: facts, State: state}
+	own(f)
 	p.findings = append(p.findings, f)
 	return f
+}
+
+// own gives a finding its own copies of the strings it took from log
+// lines. parse/es hands out the texts of op and tracker lines from blocks
+// shared with the lines around them; a finding outlives the op windows,
+// and must not keep a block alive for each of its quotes.
+func own(f *rules.Finding) {
+	s := &f.Subject
+	s.Index, s.Node, s.Allocation = strings.Clone(s.Index), strings.Clone(s.Node), strings.Clone(s.Allocation)
+	for i := range f.Evidence {
+		f.Evidence[i].Text = strings.Clone(f.Evidence[i].Text)
+	}
+	for k, v := range f.Facts {
+		f.Facts[k] = strings.Clone(v)
+	}
 }
 
 // reported files a break the database asserted itself.

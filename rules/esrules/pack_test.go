@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/cockroachdb/datadriven"
 	"github.com/stretchr/testify/assert"
@@ -136,5 +137,43 @@ func TestExamplesAreRecognised(t *testing.T) {
 		res, err := parse.Scan(strings.NewReader(r.Example+"\n"), "example", []parse.System{es.System}, parse.Options{})
 		require.NoError(t, err)
 		assert.NotEmpty(t, res.Events, "%s: example not parsed", r.ID)
+	}
+}
+
+// A finding holds its own copies of the texts and names it quotes, not
+// slices of the decoder's shared line blocks, which it would keep alive.
+func TestFindingsOwnTheirStrings(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(logs, "seqno-conflict.log"))
+	require.NoError(t, err)
+	res, err := parse.Scan(strings.NewReader(string(data)), "t.log", []parse.System{es.System}, parse.Options{})
+	require.NoError(t, err)
+	// Every byte any event's strings point into.
+	inLines := func(s string) bool {
+		p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+		for _, e := range res.Events {
+			m := e.Info()
+			if q := uintptr(unsafe.Pointer(unsafe.StringData(m.Text))); len(s) > 0 && p >= q && p < q+uintptr(len(m.Text)) {
+				return true
+			}
+		}
+		return false
+	}
+	p := NewPack()
+	for _, e := range res.Events {
+		p.Observe(e)
+	}
+	fs := p.Finish()
+	require.NotEmpty(t, fs)
+	for _, f := range fs {
+		require.NotEmpty(t, f.Evidence)
+		for _, e := range f.Evidence {
+			assert.False(t, inLines(e.Text), "evidence %s:%d", e.Source, e.Line)
+		}
+		for _, s := range []string{f.Subject.Index, f.Subject.Node, f.Subject.Allocation} {
+			assert.False(t, inLines(s), "subject %q", s)
+		}
+		for k, v := range f.Facts {
+			assert.False(t, inLines(v), "fact %s=%q", k, v)
+		}
 	}
 }

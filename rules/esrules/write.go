@@ -71,6 +71,7 @@ func (p *Pack) confirmMissing(m *missingDoc) bool {
 			f.Message = fmt.Sprintf("doc %s, acknowledged via %s, is missing on %s %s: the recovery at %s started above #%d, where the copy's commit held doc %s from term %d instead of doc %s from term %d",
 				m.ev.DocID, m.ev.Via, k.node, k.shard, l.recovery, l.op.Primary.Seq, l.op.Stale.Doc, l.op.Stale.Term, m.ev.DocID, l.op.Primary.Term)
 			f.Evidence = dedupe(append(f.Evidence, cite(l.recovery), cite(l.op.Primary.At), cite(l.op.Stale.At)))
+			own(f)
 			m.tied = true
 			return true
 		}
