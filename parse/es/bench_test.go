@@ -53,3 +53,26 @@ func BenchmarkScanSynth(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDecodeSynth is the decoder's own work on the same log: lines
+// offered straight to Line, without the reader and workers around it.
+func BenchmarkDecodeSynth(b *testing.B) {
+	var buf bytes.Buffer
+	if err := synth.Write(&buf, synth.Options{System: "es", Size: 16 << 20, Seed: 7}); err != nil {
+		b.Fatal(err)
+	}
+	lines := bytes.Split(bytes.TrimSuffix(buf.Bytes(), []byte("\n")), []byte("\n"))
+	b.SetBytes(int64(buf.Len()))
+	b.ReportAllocs()
+	for b.Loop() {
+		d := NewDecoder("bench", parse.Options{})
+		var sink parse.Sink
+		for i, l := range lines {
+			if !d.Line(parse.Line{Pos: parse.Pos{Source: "bench", Line: i + 1}, Text: l}, &sink) {
+				b.Fatalf("line %d not claimed: %s", i+1, l)
+			}
+			clear(sink.Events)
+			sink.Events = sink.Events[:0]
+		}
+	}
+}
