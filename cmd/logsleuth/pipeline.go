@@ -108,19 +108,28 @@ func read(ios *IOStreams, paths []string, opt readOptions, fn func(parse.Event))
 func noteSpeaker(into map[string]bool, e parse.Event) {
 	if l, ok := e.(interface{ LocalInfo() *yb.Local }); ok {
 		if self := l.LocalInfo().Self; self != "" {
-			into["peer "+self] = true
+			note(into, "peer ", self)
 		}
 		return
 	}
 	if s, ok := e.(subjectOf); ok {
 		if _, p := s.Subject(); p != "" {
-			into["peer "+p] = true
+			note(into, "peer ", p)
 		}
 	}
 	if s, ok := e.(shardSubjectOf); ok {
 		if _, _, n := s.ShardSubject(); n != "" {
-			into["node "+n] = true
+			note(into, "node ", n)
 		}
+	}
+}
+
+// note adds kind+name to a set. It runs for every event: the lookup
+// builds its key without allocating, so only a name's first sighting
+// costs a string.
+func note(into map[string]bool, kind, name string) {
+	if !into[kind+name] {
+		into[kind+name] = true
 	}
 }
 
