@@ -35,9 +35,11 @@ func sameWithoutSkip(t *testing.T, name string, data []byte) {
 	}
 }
 
-func TestSkipChangesNothing(t *testing.T) {
+// ybTexts lists every file that holds YugabyteDB lines: the project's
+// logs and the shared corpus, formats and seeds.
+func ybTexts(t *testing.T) []string {
 	var files []string
-	for _, root := range []string{"../../testdata/yb", "../../../shared/corpus/yb", "../../../shared/formats"} {
+	for _, root := range []string{"../../testdata/yb", "../../../shared/corpus/yb", "../../../shared/formats", "../../../shared/seeds"} {
 		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err == nil && !d.IsDir() && !strings.HasSuffix(p, ".golden") {
 				files = append(files, p)
@@ -46,7 +48,11 @@ func TestSkipChangesNothing(t *testing.T) {
 		})
 	}
 	require.NotEmpty(t, files)
-	for _, p := range files {
+	return files
+}
+
+func TestSkipChangesNothing(t *testing.T) {
+	for _, p := range ybTexts(t) {
 		data, err := os.ReadFile(p)
 		require.NoError(t, err)
 		sameWithoutSkip(t, p, data)
@@ -142,17 +148,8 @@ func TestAfterPrefix(t *testing.T) {
 // YugabyteDB line in testdata and ../shared, the phrase test says the same
 // with and without the prefix.
 func TestPrefixHoldsNoPhrase(t *testing.T) {
-	var files []string
-	for _, root := range []string{"../../testdata/yb", "../../../shared/corpus/yb", "../../../shared/formats", "../../../shared/seeds"} {
-		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() {
-				files = append(files, p)
-			}
-			return nil
-		})
-	}
 	seen := 0
-	for _, p := range files {
+	for _, p := range ybTexts(t) {
 		data, err := os.ReadFile(p)
 		require.NoError(t, err)
 		for _, line := range bytes.Split(data, []byte("\n")) {
