@@ -318,3 +318,50 @@ func takeBraced(s string) (string, string, bool) {
 	}
 	return s, "", false
 }
+
+// configNames are the field names and enum values of the config protobufs
+// logged as text (RaftConfigPB, RaftPeerPB, ConsensusStatePB, HostPortPB,
+// CloudInfoPB), for telling where a wrap fell.
+var configNames = map[string]bool{
+	"opid_index": true, "peers": true, "permanent_uuid": true, "member_type": true,
+	"last_known_private_addr": true, "last_known_broadcast_addr": true, "last_known_addr": true,
+	"host": true, "port": true, "cloud_info": true, "placement_cloud": true,
+	"placement_region": true, "placement_zone": true, "committed_op_index": true,
+	"current_term": true, "leader_uuid": true, "config": true, "pending_config": true,
+	"VOTER": true, "PRE_VOTER": true, "LEARNER": true, "PRE_OBSERVER": true,
+	"OBSERVER": true, "UNKNOWN_MEMBER_TYPE": true,
+}
+
+// joinConfigText joins a continuation line onto a config line an excerpt
+// wrapped. The wrap may have fallen between two tokens (their space lost
+// to trimming) or inside one, so: inside a quoted string, or where the
+// two halves make one field name or number, the halves are joined as they
+// are; elsewhere with a space, which the protobuf text reads the same as
+// none between punctuation.
+func joinConfigText(head, tail string) string {
+	tail = strings.TrimLeft(tail, " \t")
+	if head == "" || tail == "" {
+		return head + tail
+	}
+	if strings.Count(head, `"`)%2 == 1 {
+		return head + tail
+	}
+	if trimmed := strings.TrimRight(head, " \t"); trimmed != head {
+		return trimmed + " " + tail // the wrap kept the space
+	}
+	a, b := head[len(head)-1], tail[0]
+	if isWordByte(a) && isWordByte(b) {
+		i := len(head)
+		for i > 0 && isWordByte(head[i-1]) {
+			i--
+		}
+		j := 0
+		for j < len(tail) && isWordByte(tail[j]) {
+			j++
+		}
+		if configNames[head[i:]+tail[:j]] || isDigit(a) && isDigit(b) {
+			return head + tail
+		}
+	}
+	return head + " " + tail
+}

@@ -275,3 +275,54 @@ func scenarioDirs(t *testing.T) []string {
 	require.NotEmpty(t, dirs)
 	return dirs
 }
+
+func TestJoinConfigText(t *testing.T) {
+	for _, tc := range []struct{ head, tail, want string }{
+		{`peers { permanent_uuid: "d9e8f7a6b5c4`, `4d3e2f1a0b9c8d7e6f50" member_type: VOTER }`, `peers { permanent_uuid: "d9e8f7a6b5c44d3e2f1a0b9c8d7e6f50" member_type: VOTER }`},
+		{`peers { permanent_uuid: "a" member_ty`, `pe: PRE_VOTER }`, `peers { permanent_uuid: "a" member_type: PRE_VOTER }`},
+		{`member_type: VOTER`, `last_known_private_addr { host: "h" }`, `member_type: VOTER last_known_private_addr { host: "h" }`},
+		{`member_type: VOTER `, `  last_known_private_addr {`, `member_type: VOTER last_known_private_addr {`},
+		{`{ opid_index: 13`, `47956 peers {`, `{ opid_index: 1347956 peers {`},
+		{`{ opid_index: 13 }`, `peers {`, `{ opid_index: 13 } peers {`},
+		{`member_type: PRE_`, `VOTER }`, `member_type: PRE_VOTER }`},
+	} {
+		assert.Equal(t, tc.want, yb.JoinConfigText(tc.head, tc.tail), "%q + %q", tc.head, tc.tail)
+	}
+}
+
+// An excerpt that wrapped a config line is read as the one line it was,
+// whichever way the wrap fell; a cut one still says so.
+func TestWrappedConfigLine(t *testing.T) {
+	const (
+		tab = "6f0e2c1ad4b84e5f9a7c3b2d1e0f4a58"
+		a   = "3f1c0a9b5e7d4c2a8b6e0f1d2c3b4a59"
+		d   = "d9e8f7a6b5c44d3e2f1a0b9c8d7e6f50"
+	)
+	head := "I0310 10:00:00.451002  4420 replica_state.cc:731] T " + tab + " P " + a + ` [term 3 LEADER]: Committing config change with OpId 3.13. Old config: { opid_index: 12 peers { permanent_uuid: "` + a + `" member_type: VOTER } }. New config: { opid_index: 13 peers { permanent_uuid: "` + a + `" member_type: VOTER } peers { permanent_uuid: "` + d[:10]
+	rest := d[10:] + `" member_ty` + "\n" + `  pe: PRE_VOTER } }` + "\n"
+	next := "I0310 10:00:01.000000  4420 raft_consensus.cc:900] T " + tab + " P " + a + " [term 3 LEADER]: Becoming Leader. State: Replica: " + a + "\n"
+	res, err := parse.Scan(strings.NewReader(head+"\n"+rest+next), "t.log", []parse.System{yb.System}, parse.Options{Year: 2026})
+	require.NoError(t, err)
+	assert.Empty(t, res.Diags)
+	require.Len(t, res.Events, 2)
+	assert.Equal(t, "t.log:1 yb.config-commit T=6f0e2c1a P=3f1c0a9b self=3f1c0a9b op=3.13 ignored=false old=idx=12 [3f1c0a9b:VOTER] new=idx=13 [3f1c0a9b:VOTER d9e8f7a6:PRE_VOTER]", describeEvent(res.Events[0]))
+	assert.Equal(t, 3, res.Events[0].Info().Last, "the event spans the wrapped lines")
+	assert.Equal(t, 4, res.Events[1].Info().Pos.Line, "the next message is read as before")
+	assert.Equal(t, 4, res.Stats.Claimed)
+
+	// Cut, not wrapped: the next line is a new message.
+	res, err = parse.Scan(strings.NewReader(head+"\n"+next), "t.log", []parse.System{yb.System}, parse.Options{Year: 2026})
+	require.NoError(t, err)
+	require.Len(t, res.Events, 2)
+	assert.Contains(t, describeEvent(res.Events[0]), " partial ")
+	assert.Equal(t, 1, res.Events[0].Info().Last)
+	require.Len(t, res.Diags, 1)
+	assert.Contains(t, res.Diags[0].String(), "t.log:1: config commit")
+
+	// Wrapped, and the excerpt ends before the config closes.
+	res, err = parse.Scan(strings.NewReader(head+"\n"+d[10:]+`" member_type: PRE_VOTER }`+"\n"), "t.log", []parse.System{yb.System}, parse.Options{Year: 2026})
+	require.NoError(t, err)
+	require.Len(t, res.Events, 1)
+	assert.Contains(t, describeEvent(res.Events[0]), "d9e8f7a6:PRE_VOTER] cut")
+	assert.Equal(t, 2, res.Events[0].Info().Last)
+}

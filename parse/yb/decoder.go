@@ -245,6 +245,15 @@ func (d *decoder) fresh(l parse.Line, env *envelope, out *parse.Sink) bool {
 		out.Emit(ev)
 		return true
 	}
+	if unclosed(text) {
+		// A config line may go on over the next lines of an excerpt
+		// that wrapped it: hold it until it closes (continueConfig).
+		var probe parse.Sink
+		if d.config(base, text, &probe) != nil {
+			d.block = &block{cfg: &cfgWrap{base: base, text: text}}
+			return true
+		}
+	}
 	if ev := d.config(base, text, out); ev != nil {
 		out.Emit(ev)
 		return true

@@ -28,6 +28,28 @@ type block struct {
 	wrapPos   parse.Pos
 	wrapLines int
 	last      int
+	// cfg holds a config line whose protobuf text is not closed yet: an
+	// excerpt may have wrapped it over lines.
+	cfg *cfgWrap
+}
+
+// cfgWrap is a config line read so far: its base (first line) and its
+// text with the continuation lines joined on.
+type cfgWrap struct {
+	base  Base
+	text  string
+	lines int
+}
+
+// Limits on a wrapped config line: a long config is tens of peers.
+const (
+	maxConfigWrap  = 64
+	maxConfigBytes = 64 << 10
+)
+
+// unclosed reports whether text opens more braces than it closes.
+func unclosed(text string) bool {
+	return strings.Count(text, "{") > strings.Count(text, "}")
 }
 
 const maxWrap = 6
@@ -36,6 +58,9 @@ const maxWrap = 6
 // block took it.
 func (d *decoder) continueBlock(l parse.Line, env *envelope, out *parse.Sink) bool {
 	b := d.block
+	if b.cfg != nil {
+		return d.continueConfig(l, env, out)
+	}
 	if env.hasClock {
 		if b.perLine && b.dump != nil && b.tooLow == nil && bytes.Equal(env.fileName(), []byte("mvcc.cc")) && itemNumber(env.msg) > 0 {
 			d.addItem(l, string(env.msg), out)
@@ -102,10 +127,38 @@ func (d *decoder) blockBase(l parse.Line) Base {
 	return base
 }
 
+// continueConfig joins a line that continues a wrapped config line: one
+// with no envelope and no prefix of its own that holds no phrase a reader
+// wants (that would be the next message, pasted without its envelope).
+// The config is read once its braces close, or when a line that is not a
+// continuation ends it (closeBlock): as cut then, as before any joining.
+func (d *decoder) continueConfig(l parse.Line, env *envelope, out *parse.Sink) bool {
+	c := d.block.cfg
+	msg := env.msg
+	if env.hasClock || len(bytes.TrimSpace(msg)) == 0 || isStackLine(msg) || itemNumber(msg) > 0 ||
+		len(afterPrefix(msg)) < len(msg) || interesting(msg) ||
+		c.lines >= maxConfigWrap || len(c.text)+len(msg) > maxConfigBytes {
+		return false
+	}
+	c.text = joinConfigText(c.text, string(msg))
+	c.lines++
+	c.base.Last = l.Pos.Line
+	if !unclosed(c.text) {
+		d.closeBlock(out)
+	}
+	return true
+}
+
 func (d *decoder) closeBlock(out *parse.Sink) {
 	b := d.block
 	d.block = nil
 	if b == nil {
+		return
+	}
+	if b.cfg != nil {
+		if ev := d.config(b.cfg.base, b.cfg.text, out); ev != nil {
+			out.Emit(ev)
+		}
 		return
 	}
 	if b.wrap != "" {

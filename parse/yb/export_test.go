@@ -1,0 +1,4 @@
+package yb
+
+// JoinConfigText is joinConfigText, for the external tests.
+var JoinConfigText = joinConfigText
