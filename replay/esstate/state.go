@@ -784,6 +784,11 @@ func (s *State) op(ev *es.Op) {
 	if o.TermPrinted && o.Term > c.Term {
 		c.Term = o.Term
 	}
+	if o.TermPrinted && o.Term > sh.Term {
+		// An op of term N means a primary of term N: a log that
+		// printed no primary change still says the shard's term.
+		sh.Term, sh.TermCounted = o.Term, false
+	}
 	if o.Seq > c.MaxSeqNo {
 		c.MaxSeqNo = o.Seq
 	}

@@ -172,3 +172,16 @@ func TestDescribeFilters(t *testing.T) {
 	require.NoError(t, s.Describe(&none, "k", -1))
 	assert.Equal(t, "[k]: no events\n", none.String())
 }
+
+// A log that printed no primary change still says the shard's term in its
+// ops: an op of term N means a primary of term N.
+func TestPrintedOpTermsRaiseTheShardTerm(t *testing.T) {
+	s := fold(t, `[2023-10-04T10:00:00,000][TRACE][o.e.i.s.IndexShard       ] [node_t0] [test][0] index [a] seq# [1] allocation-id [[id=a0]] primaryTerm [3] operationPrimaryTerm [3] origin [PRIMARY]
+[2023-10-04T10:00:00,001][TRACE][o.e.i.s.IndexShard       ] [node_t1] [test][0] index [a] seq# [1] allocation-id [[id=a1]] primaryTerm [3] operationPrimaryTerm [3] origin [REPLICA]
+`)
+	sh := s.Shards[ShardID{"test", 0}]
+	require.NotNil(t, sh)
+	assert.Equal(t, int64(3), sh.Term)
+	assert.False(t, sh.TermCounted, "printed, not counted")
+	assert.Equal(t, int64(3), sh.Copies["node_t1"].Term)
+}
