@@ -93,16 +93,18 @@ type TranslogCheckpoint struct {
 
 // Recovery steps printed by the source (RecoverySourceHandler).
 const (
-	StepSeqNoStart   = "seqno-start"   // performing sequence numbers based recovery. starting at [S]
-	StepSkipPhase1   = "skip-phase1"   // skipping [phase1]- identical sync id
-	StepPhase1Files  = "phase1-files"  // recovery [phase1]: recovering_files [n] ...
-	StepPhase1Took   = "phase1-took"   // recovery [phase1]: took [..]
-	StepPhase1Engine = "phase1-engine" // recovery [phase1]: prepare remote engine for translog
-	StepEndSeqNo     = "end-seqno"     // all operations up to [E] completed
-	StepPhase2Send   = "phase2-send"   // recovery [phase2]: sending ... (seq# from [S], required [R:E]
-	StepBatch        = "batch"         // sent [final ]batch of [n]
-	StepPhase2Took   = "phase2-took"   // recovery [phase2]: took [..]
-	StepFinalize     = "finalize"      // finalizing recovery
+	StepSeqNoStart      = "seqno-start"      // performing sequence numbers based recovery. starting at [S]
+	StepSeqNoRange      = "seqno-range"      // 6.x testing sequence numbers in range: [S, lcp]
+	StepHistoryRetained = "history-retained" // 7.x history is retained by {lease|retention lock}
+	StepSkipPhase1      = "skip-phase1"      // skipping [phase1]- identical sync id
+	StepPhase1Files     = "phase1-files"     // recovery [phase1]: recovering_files [n] ...
+	StepPhase1Took      = "phase1-took"      // recovery [phase1]: took [..]
+	StepPhase1Engine    = "phase1-engine"    // recovery [phase1]: prepare remote engine for translog
+	StepEndSeqNo        = "end-seqno"        // all operations up to [E] completed
+	StepPhase2Send      = "phase2-send"      // recovery [phase2]: sending ... (seq# from [S], required [R:E]
+	StepBatch           = "batch"            // sent [final ]batch of [n]
+	StepPhase2Took      = "phase2-took"      // recovery [phase2]: took [..]
+	StepFinalize        = "finalize"         // finalizing recovery
 )
 
 // RecoverySource is a RecoverySourceHandler line (`[i][n][recover to X]`).
@@ -112,8 +114,8 @@ type RecoverySource struct {
 	Where
 	Target  string
 	Step    string
-	Start   int64 // StepSeqNoStart, StepPhase2Send
-	End     int64 // StepEndSeqNo
+	Start   int64 // StepSeqNoStart, StepSeqNoRange, StepPhase2Send
+	End     int64 // StepEndSeqNo, StepSeqNoRange
 	ReqFrom int64 // StepPhase2Send
 	ReqTo   int64
 	Files   int64 // StepPhase1Files
@@ -121,6 +123,9 @@ type RecoverySource struct {
 	Ops     int64 // StepBatch
 	Final   bool
 	SyncID  string
+	// RetainedBy is what StepHistoryRetained names: "lease" or
+	// "retention lock".
+	RetainedBy string `json:",omitempty"`
 }
 
 // Recovery steps printed by the target (PeerRecoveryTargetService).

@@ -403,6 +403,21 @@ func recoverySource(m parse.Meta, w Where, target, msg string) (parse.Event, msg
 			return fail(err)
 		}
 		e.Start = n
+	case strings.HasPrefix(msg, "testing sequence numbers in range: ["):
+		// 6.x: whether the translog still holds [S, lcp] decides an
+		// ops-based recovery.
+		e.Step = StepSeqNoRange
+		a, b, ok := strings.Cut(strings.TrimSuffix(strings.TrimPrefix(msg, "testing sequence numbers in range: ["), "]"), ",")
+		from, err1 := strconv.ParseInt(strings.TrimSpace(a), 10, 64)
+		to, err2 := strconv.ParseInt(strings.TrimSpace(b), 10, 64)
+		if !ok || err1 != nil || err2 != nil {
+			return fail(fmt.Errorf("want a range [S, E]"))
+		}
+		e.Start, e.End = from, to
+	case strings.HasPrefix(msg, "history is retained by "):
+		// 7.x: what keeps the ops an ops-based recovery sends.
+		e.Step = StepHistoryRetained
+		e.RetainedBy = strings.TrimSpace(strings.TrimPrefix(msg, "history is retained by "))
 	case strings.HasPrefix(msg, "skipping [phase1]"):
 		e.Step = StepSkipPhase1
 		e.SyncID, _, _ = textAfter(msg, "sync id")
