@@ -31,6 +31,7 @@ var configKeywords = [][]byte{
 	[]byte("emote bootstrap"),
 	[]byte("RemoteBootstrap"),
 	[]byte("Changed state from "),
+	[]byte("for bootstrap session "), // ChangeRole succeeded|failed for bootstrap session
 }
 
 // config reads Raft config changes, tablet reports, deletes and remote
@@ -129,7 +130,8 @@ func (d *decoder) configEvent(base Base, text string, out *parse.Sink) Event {
 		return d.masterDelete(base, loc, text, about)
 	case strings.Contains(text, "already in progress: remote bootstrapping tablet from peer "):
 		return d.rbsBusy(base, loc, text, about)
-	case strings.Contains(text, "emote bootstrap") || strings.Contains(text, "RemoteBootstrap"):
+	case strings.Contains(text, "emote bootstrap") || strings.Contains(text, "RemoteBootstrap") ||
+		strings.Contains(text, "for bootstrap session "):
 		return d.rbs(base, loc, text, about)
 	case strings.HasPrefix(text, "Changed state from "):
 		rest := text[len("Changed state from "):]
@@ -641,6 +643,23 @@ func (d *decoder) rbs(base Base, loc Local, text string, about func(string, stri
 		if tablet == "" || dest == "" {
 			return nil
 		}
+		ev.Base = about(tablet, dest)
+		return ev
+	case strings.Contains(text, "ChangeRole succeeded for bootstrap session "),
+		strings.Contains(text, "ChangeRole failed for bootstrap session "):
+		ev.Phase = RBSRoleChanged
+		if strings.Contains(text, "ChangeRole failed") {
+			ev.Phase = RBSRoleFailed
+			if i := strings.Index(text, "error : "); i >= 0 {
+				ev.Status = strings.TrimSpace(text[i+len("error : "):])
+			}
+		}
+		sid := strings.TrimSuffix(peerAfter("for bootstrap session "), ",")
+		tablet, dest := sessionReplica(sid)
+		if tablet == "" || dest == "" {
+			return nil
+		}
+		ev.SourceSide, ev.Session, ev.Other = true, sid, base.Peer
 		ev.Base = about(tablet, dest)
 		return ev
 	case strings.Contains(text, "Remote bootstrap session "):

@@ -270,6 +270,10 @@ const (
 	RBSFailed    RBSPhase = "failed"    // dest: Unable to fetch data / Failure calling ...; source: session ... failed
 	RBSExpired   RBSPhase = "expired"   // source: session ... has expired
 	RBSTombstone RBSPhase = "tombstone" // dest: Tombstoning tablet after failed remote bootstrap
+	// After a session the source asks the leader to promote the new
+	// replica (PRE_VOTER to VOTER, PRE_OBSERVER to OBSERVER).
+	RBSRoleChanged RBSPhase = "role-changed" // source: ChangeRole succeeded for bootstrap session
+	RBSRoleFailed  RBSPhase = "role-failed"  // source: ChangeRole failed for bootstrap session ..., error : ..
 )
 
 // RBS is one remote bootstrap step. Replica is always the destination (the

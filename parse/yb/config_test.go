@@ -229,6 +229,11 @@ func TestConfigLines(t *testing.T) {
 			want: "t.log:1 yb.rbs T=6f0e2c1a P=d9e8f7a6 self=- phase=expired source_side=true other=-",
 		},
 		{
+			name: "RBS source: ChangeRole failed after the copy",
+			line: "W0310 10:30:00.000001  5102 remote_bootstrap_service.cc:334] ChangeRole failed for bootstrap session " + d + "-" + tab + "-1773136801104, error : Illegal state (yb/consensus/raft_consensus.cc:2011): Leader is not ready for Config Change, can try again.",
+			want: "t.log:1 yb.rbs T=6f0e2c1a P=d9e8f7a6 self=- phase=role-failed source_side=true other=-",
+		},
+		{
 			name: "successfully done under another task is not a delete",
 			line: "I0310 10:30:00.000001  2251 async_rpc_tasks.cc:380] PrepareDeleteTransactionTablet RPC for tablet " + tab + " (t) on TS=" + d + " (task=0x1, state=kRunning): TS " + d + ": tablet " + tab + " (table t) successfully done",
 			want: "",

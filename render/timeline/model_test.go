@@ -359,3 +359,36 @@ func TestConfigRacePicture(t *testing.T) {
 	require.NotEmpty(t, m.Findings)
 	assert.Equal(t, d.ID, m.Findings[0].Locs[0].Lane)
 }
+
+// The source's ChangeRole after a copy is drawn on the session's band
+// without reopening it; a failed one is flagged.
+func TestRBSChangeRoleKeepsTheSessionClosed(t *testing.T) {
+	const (
+		tab = "6f0e2c1ad4b84e5f9a7c3b2d1e0f4a58"
+		src = "3f1c0a9b5e7d4c2a8b6e0f1d2c3b4a59"
+		dst = "d9e8f7a6b5c44d3e2f1a0b9c8d7e6f50"
+	)
+	log := "I0310 10:00:01.000000  7301 ts_tablet_manager.cc:1480] T " + tab + " P " + dst + ":  Initiating RemoteBootstrap from Peer " + src + " (10.0.0.1:9100)\n" +
+		"I0310 10:00:09.000000  7301 ts_tablet_manager.cc:1577] T " + tab + " P " + dst + ": Remote bootstrap for tablet ended successfully\n" +
+		"W0310 10:00:09.200000  5102 remote_bootstrap_service.cc:334] ChangeRole failed for bootstrap session " + dst + "-" + tab + "-1, error : Illegal state: Leader is not ready for Config Change, can try again.\n"
+	res, err := parse.Scan(bytes.NewReader([]byte(log)), "r.log", []parse.System{yb.System}, parse.Options{Year: 2026})
+	require.NoError(t, err)
+	m := timeline.Build(res.Events, &render.Report{})
+	var found bool
+	for _, g := range m.Panes[0].Groups {
+		for _, l := range g.Lanes {
+			rbs := bandsOf(l, "rbs")
+			if len(rbs) == 0 {
+				continue
+			}
+			found = true
+			require.Len(t, rbs, 1, "one session")
+			assert.False(t, rbs[0].Open, "ended by the destination's line, not reopened")
+			assert.Len(t, rbs[0].Ev, 3, "all three lines on the band")
+			warn := marksOf(l, "warn")
+			require.Len(t, warn, 1)
+			assert.Contains(t, warn[0].Text, "ChangeRole failed")
+		}
+	}
+	assert.True(t, found, "a session band")
+}

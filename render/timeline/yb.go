@@ -552,6 +552,18 @@ func (y *ybBuilder) closePendingTablet(tablet string, e parse.Event, aborted boo
 func (y *ybBuilder) rbs(p *ybPeer, ev *yb.RBS) {
 	b := y.b
 	ln := b.evLine(ev)
+	if role := ev.Phase == yb.RBSRoleChanged || ev.Phase == yb.RBSRoleFailed; role && p.rbs < 0 && p.lastRBS >= 0 {
+		// The source's ChangeRole after the copy: part of the session
+		// that ended, which it does not reopen.
+		bd := &p.wall.Bands[p.lastRBS]
+		bd.Ev = addEv(bd.Ev, ln)
+		bd.To = max(bd.To, b.now)
+		b.placeLines(ev.Pos.Source, ev.Pos.Line, ev.Last, place{pane: 0, lane: p.wall, at: b.now})
+		if ev.Phase == yb.RBSRoleFailed {
+			b.mark(p.wall, ev, "warn", "remote bootstrap: ChangeRole failed: "+clip(ev.Status, 60))
+		}
+		return
+	}
 	if p.rbs < 0 && p.lastRBS >= 0 && ev.Phase != yb.RBSStart && ev.Phase != yb.RBSSession {
 		// The other side's line of a session already ended (the source
 		// says completed, then the destination says so): the same

@@ -135,6 +135,12 @@ type RBSSession struct {
 	Failed    *ConfigMark
 	Status    string
 	Tombstone *ConfigMark
+	// RoleChanged and RoleFailed are the source's ChangeRole after the
+	// copy: the new replica promoted from PRE_VOTER or PRE_OBSERVER, or
+	// not (RoleStatus says why).
+	RoleChanged *ConfigMark
+	RoleFailed  *ConfigMark
+	RoleStatus  string
 	// DestSeen is set once the destination's own log shows this session;
 	// without it a failed session's tombstone could not have been seen.
 	DestSeen bool
@@ -155,7 +161,8 @@ func (s *RBSSession) String() string {
 	for _, m := range []struct {
 		name string
 		m    *ConfigMark
-	}{{"started", s.Start}, {"replaced superblock", s.Replaced}, {"done", s.Done}, {"failed", s.Failed}, {"tombstoned", s.Tombstone}} {
+	}{{"started", s.Start}, {"replaced superblock", s.Replaced}, {"done", s.Done}, {"failed", s.Failed}, {"tombstoned", s.Tombstone},
+		{"role changed", s.RoleChanged}, {"role change failed", s.RoleFailed}} {
 		if m.m != nil {
 			parts = append(parts, fmt.Sprintf("%s %s", m.name, m.m.Pos))
 		}
@@ -632,6 +639,10 @@ func (c *Configs) applyRBS(r *ReplicaConfig, ev *yb.RBS) {
 					s.Status = "session expired"
 				}
 			}
+		case yb.RBSRoleChanged:
+			s.RoleChanged = &m
+		case yb.RBSRoleFailed:
+			s.RoleFailed, s.RoleStatus = &m, ev.Status
 		case yb.RBSTombstone:
 			s.Tombstone = &m
 			c.deleted(r, ev, &DeleteAttempt{By: "rbs", DeleteType: "TABLET_DATA_TOMBSTONED", Outcome: "tombstoned after failed remote bootstrap", Effective: true})

@@ -189,3 +189,35 @@ func TestConfigsMasterLinesNotPlacedBySource(t *testing.T) {
 	assert.Equal(t, int64(14), tc.Committed.Index)
 	assert.Nil(t, tc.Lookup(master), "the report is not the master's replica")
 }
+
+// The source's ChangeRole after a copy belongs to the session that copied:
+// it neither opens another nor reopens it.
+func TestConfigsRBSChangeRole(t *testing.T) {
+	dest := "I0310 10:00:01.000000  7301 ts_tablet_manager.cc:1480] T " + tab + " P " + pd + ":  Initiating RemoteBootstrap from Peer " + pa + " (10.0.0.1:9100)\n" +
+		"I0310 10:00:09.000000  7301 ts_tablet_manager.cc:1577] T " + tab + " P " + pd + ": Remote bootstrap for tablet ended successfully\n"
+	for _, tc := range []struct{ line, status string }{
+		{"I0310 10:00:09.200000  5102 remote_bootstrap_service.cc:331] ChangeRole succeeded for bootstrap session " + pd + "-" + tab + "-1\n", ""},
+		{"W0310 10:00:09.200000  5102 remote_bootstrap_service.cc:334] ChangeRole failed for bootstrap session " + pd + "-" + tab + "-1, error : Illegal state (yb/consensus/raft_consensus.cc:2011): Leader is not ready for Config Change, can try again.\n",
+			"Illegal state (yb/consensus/raft_consensus.cc:2011): Leader is not ready for Config Change, can try again."},
+	} {
+		src := "I0310 10:00:01.100000  5102 remote_bootstrap_service.cc:187] Beginning new remote bootstrap session on tablet " + tab + " from peer " + pd + " at 10.0.0.4:40122: session id = " + pd + "-" + tab + "-1\n" +
+			"I0310 10:00:09.100000  5102 remote_bootstrap_service.cc:311] Remote bootstrap session " + pd + "-" + tab + "-1 completed. Stats: files: 3\n" + tc.line
+		c := fold(t, map[string]string{"a.log": src, "d.log": dest})
+		r := c.LookupTablet(tab).Lookup(pd)
+		require.NotNil(t, r)
+		require.Len(t, r.Sessions, 1)
+		s := r.Sessions[0]
+		assert.True(t, s.Finished())
+		if tc.status == "" {
+			require.NotNil(t, s.RoleChanged)
+			assert.Equal(t, 3, s.RoleChanged.Pos.Line)
+			assert.Nil(t, s.RoleFailed)
+			assert.Contains(t, s.String(), "role changed a.log:3")
+		} else {
+			require.NotNil(t, s.RoleFailed)
+			assert.Nil(t, s.RoleChanged)
+			assert.Equal(t, tc.status, s.RoleStatus)
+			assert.Contains(t, s.String(), "role change failed a.log:3")
+		}
+	}
+}
