@@ -407,10 +407,8 @@ func recoverySource(m parse.Meta, w Where, target, msg string) (parse.Event, msg
 		// 6.x: whether the translog still holds [S, lcp] decides an
 		// ops-based recovery.
 		e.Step = StepSeqNoRange
-		a, b, ok := strings.Cut(strings.TrimSuffix(strings.TrimPrefix(msg, "testing sequence numbers in range: ["), "]"), ",")
-		from, err1 := strconv.ParseInt(strings.TrimSpace(a), 10, 64)
-		to, err2 := strconv.ParseInt(strings.TrimSpace(b), 10, 64)
-		if !ok || err1 != nil || err2 != nil {
+		from, to, ok := numRange(strings.TrimSuffix(strings.TrimPrefix(msg, "testing sequence numbers in range: ["), "]"), ", ")
+		if !ok {
 			return fail(fmt.Errorf("want a range [S, E]"))
 		}
 		e.Start, e.End = from, to
@@ -452,10 +450,8 @@ func recoverySource(m parse.Meta, w Where, target, msg string) (parse.Event, msg
 		}
 		e.Start = n
 		rng, _, ok := textAfter(r, "required")
-		a, b, ok2 := strings.Cut(rng, ":")
-		from, err1 := strconv.ParseInt(a, 10, 64)
-		to, err2 := strconv.ParseInt(b, 10, 64)
-		if !ok || !ok2 || err1 != nil || err2 != nil {
+		from, to, ok2 := numRange(rng, ":")
+		if !ok || !ok2 {
 			return fail(fmt.Errorf("want required [R:E]"))
 		}
 		e.ReqFrom, e.ReqTo = from, to
@@ -475,6 +471,14 @@ func recoverySource(m parse.Meta, w Where, target, msg string) (parse.Event, msg
 		return nil, ""
 	}
 	return e, ""
+}
+
+// numRange reads `A<sep>B`, two integers.
+func numRange(s, sep string) (from, to int64, ok bool) {
+	a, b, ok := strings.Cut(s, sep)
+	from, err1 := strconv.ParseInt(a, 10, 64)
+	to, err2 := strconv.ParseInt(b, 10, 64)
+	return from, to, ok && err1 == nil && err2 == nil
 }
 
 // recoveryCommits reads the whole (joined) diagnostic.
