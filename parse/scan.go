@@ -11,6 +11,13 @@ import (
 type Line struct {
 	Pos  Pos
 	Text []byte
+	// Collected is the time the collector that wrapped the line
+	// (kubectl --timestamps, CRI, docker json-file, journald, Loki, a CI
+	// step log) stamped on it, or zero when the line came unwrapped. It
+	// is when the line was collected, not when the database logged it:
+	// decoders order by their own timestamps and use it only for what
+	// the database did not print (the year of a glog line).
+	Collected time.Time
 }
 
 // Sink collects what decoders produce.
@@ -65,7 +72,34 @@ type System struct {
 	// open. Scan runs it on worker goroutines, ahead of the decoders, so the
 	// bulk of a large log never reaches them.
 	Skip func(text []byte) bool
+	// Knows, when set, is a pure test (safe from several goroutines) of
+	// whether a line is in this system's own log format (a glog line or
+	// file header, a log4j or JSON layout line of the database), whether
+	// or not any reader wants it. Scan counts such lines as known, so a
+	// report can say how much of an input was recognised, and an input of
+	// which nothing was is never a silent pass.
+	Knows func(text []byte) bool
 }
+
+// YearTeller is implemented by decoders of logs whose timestamps print no
+// year (glog): Scan asks it at the end of the source which year it used
+// and where that came from, for the source's stats.
+type YearTeller interface {
+	// Year returns the year and its provenance: YearFromHeader,
+	// YearFromFlag, YearFromCollector, YearFromHybridTime or
+	// YearAssumed; 0 and "" when the source printed no yearless time.
+	Year() (year int, from string)
+}
+
+// Where a year came from, for Stats.YearFrom.
+const (
+	YearFromHeader     = "header"        // the glog `Log file created at:` line
+	YearFromFlag       = "flag"          // --year
+	YearFromDetails    = "fatal-details" // a FATAL-details line's full date
+	YearFromCollector  = "collector"     // the wrapper's timestamps
+	YearFromHybridTime = "hybrid-time"   // hybrid times printed in the same source
+	YearAssumed        = "assumed"       // nothing said; a diagnostic tells
+)
 
 // Breaker is implemented by decoders with a Skip test: Break is called for
 // a line Skip took, where Line would have ended an open block. A run of
@@ -88,6 +122,13 @@ type Stats struct {
 	Unclaimed int    `json:"unclaimed"`
 	Events    int    `json:"events"`
 	Diags     int    `json:"diagnostics"`
+	// Known counts the lines in a known system's format (claimed or
+	// not); Lines - Known were not recognised as any system's log.
+	Known int `json:"known,omitempty"`
+	// Year and YearFrom say which year yearless timestamps were given and
+	// why (see YearTeller); empty when the source printed none.
+	Year     int    `json:"year,omitempty"`
+	YearFrom string `json:"year_from,omitempty"`
 	// SpeaksFor lists the subjects the source's events named (YugabyteDB
 	// peers, Elasticsearch nodes), so a report can say which file is which
 	// node. Scan leaves it empty; the caller fills it.
