@@ -1,0 +1,157 @@
+package catalog
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/logsleuth/logsleuth/parse"
+)
+
+// Catalog is the alarm entries of every system, built in and added.
+type Catalog struct {
+	entries []*Entry
+	// bySystem holds each system's entries, the more specific first.
+	bySystem map[string][]*Entry
+}
+
+var (
+	builtinOnce sync.Once
+	builtin     []*Entry
+	builtinErr  error
+)
+
+// Builtin returns the catalogue embedded in logsleuth. A broken built-in
+// catalogue is a bug in logsleuth, which its tests catch.
+func Builtin() (*Catalog, error) {
+	builtinOnce.Do(func() {
+		for _, name := range []string{"yb.yaml", "es.yaml"} {
+			b, err := files.ReadFile(name)
+			if err != nil {
+				builtinErr = err
+				return
+			}
+			es, err := Load(b, "built-in "+name)
+			if err != nil {
+				builtinErr = err
+				return
+			}
+			for _, e := range es {
+				e.Origin = "built-in"
+			}
+			builtin = append(builtin, es...)
+		}
+	})
+	if builtinErr != nil {
+		return nil, builtinErr
+	}
+	return New(builtin), nil
+}
+
+// New makes a catalogue of entries; a later entry with the key of an
+// earlier one replaces it, so a user's file can override a built-in
+// entry.
+func New(entries []*Entry) *Catalog {
+	c := &Catalog{bySystem: map[string][]*Entry{}}
+	idx := map[string]int{}
+	for _, e := range entries {
+		if i, ok := idx[e.Key()]; ok {
+			c.entries[i] = e
+			continue
+		}
+		idx[e.Key()] = len(c.entries)
+		c.entries = append(c.entries, e)
+	}
+	sort.SliceStable(c.entries, func(i, j int) bool { return c.entries[i].Key() < c.entries[j].Key() })
+	for _, e := range c.entries {
+		c.bySystem[e.System] = append(c.bySystem[e.System], e)
+	}
+	for _, es := range c.bySystem {
+		sort.SliceStable(es, func(i, j int) bool { return es[i].shape.weight > es[j].shape.weight })
+	}
+	return c
+}
+
+// Merge returns a catalogue of c's entries with extra's added, extra's
+// replacing c's of the same key.
+func (c *Catalog) Merge(extra []*Entry) *Catalog {
+	all := append(append([]*Entry(nil), c.entries...), extra...)
+	return New(all)
+}
+
+// Entries lists every entry in key order.
+func (c *Catalog) Entries() []*Entry { return c.entries }
+
+// Lookup finds an entry by key (`es:replication-tracker.gcp-above-lcp`)
+// or, when only one system has it, by id.
+func (c *Catalog) Lookup(key string) (*Entry, bool) {
+	var found *Entry
+	for _, e := range c.entries {
+		if e.Key() == key {
+			return e, true
+		}
+		if e.ID == key {
+			if found != nil {
+				return nil, false
+			}
+			found = e
+		}
+	}
+	return found, found != nil
+}
+
+// Match is an entry that read an alarm, with what each part read as.
+type Match struct {
+	Entry  *Entry
+	Values map[string]value
+}
+
+// Match finds the most specific entry of system that reads the alarm.
+func (c *Catalog) Match(system string, a *parse.AlarmText) (*Match, bool) {
+	for _, e := range c.bySystem[system] {
+		if !e.raisedBy(a.Raised) {
+			continue
+		}
+		if vals, ok := e.shape.match(a.Message); ok {
+			return &Match{Entry: e, Values: vals}, true
+		}
+	}
+	return nil, false
+}
+
+// Check reads every entry's examples once more (Load did on loading) and
+// returns one line per problem; it is what `catcheck` and the tests run.
+func (c *Catalog) Check() []string {
+	var out []string
+	for _, e := range c.entries {
+		for j, ex := range e.Examples {
+			if err := e.checkExample(ex); err != nil {
+				out = append(out, fmt.Sprintf("%s: examples[%d]: %v", e.Key(), j, err))
+				continue
+			}
+			// The example must be read by this entry, not by a more
+			// specific one of the same system.
+			raised := ex.Raised
+			if raised == "" && len(e.Raised) > 0 {
+				raised = e.Raised[0]
+			}
+			if m, ok := c.Match(e.System, &parse.AlarmText{Raised: raised, Message: ex.Message}); ok && m.Entry != e {
+				out = append(out, fmt.Sprintf("%s: examples[%d] is read by %s first", e.Key(), j, m.Entry.Key()))
+			}
+		}
+	}
+	return out
+}
+
+// Describe prints what each named part read as, in shape order.
+func (m *Match) Describe() string {
+	var b strings.Builder
+	for i, n := range m.Entry.Names() {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(n + "=" + m.Values[n].canonical())
+	}
+	return b.String()
+}
