@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/logsleuth/logsleuth/rules"
+	"github.com/logsleuth/logsleuth/rules/catalog"
 	"github.com/logsleuth/logsleuth/rules/esrules"
 	"github.com/logsleuth/logsleuth/rules/ybrules"
 )
@@ -48,12 +49,23 @@ func TestReadmeRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	row := regexp.MustCompile("(?m)^\\| `([a-z]+/[a-z0-9-]+/[a-z0-9-]+)` \\| ([a-z]+) \\|")
+	// A row names one rule, or several that share a severity:
+	// | `yb/alarm/unrecognised`, `es/alarm/unrecognised` | warning | ... |
+	row := regexp.MustCompile("(?m)^\\| (`[a-z]+/[a-z0-9-]+/[a-z0-9-]+`(?:, `[a-z]+/[a-z0-9-]+/[a-z0-9-]+`)*) \\| ([a-z]+) \\|")
+	id := regexp.MustCompile("`([^`]+)`")
 	listed := map[string]string{}
 	for _, m := range row.FindAllStringSubmatch(string(readme), -1) {
-		listed[m[1]] = m[2]
+		for _, i := range id.FindAllStringSubmatch(m[1], -1) {
+			listed[i[1]] = m[2]
+		}
 	}
-	for _, r := range rules.Catalog([]rules.Pack{ybrules.New(), esrules.New()}) {
+	cat, err := catalog.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	packs := []rules.Pack{ybrules.New(), esrules.New()}
+	packs = append(packs, catalog.NewPack(cat, rules.Catalog(packs)))
+	for _, r := range rules.Catalog(packs) {
 		sev, ok := listed[r.ID]
 		if !ok {
 			t.Errorf("README's rule table lacks %s", r.ID)

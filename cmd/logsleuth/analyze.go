@@ -22,6 +22,7 @@ type analyzeOptions struct {
 	Baseline  string
 	SarifRoot string
 	Rules     string
+	Catalog   []string
 }
 
 func newCmdAnalyze(ios *IOStreams) *cobra.Command {
@@ -64,6 +65,7 @@ be written; 3 usage error.`,
 	f.StringVar(&opts.Rules, "rules", "", "only these rules: comma-separated IDs, prefixes (yb, yb/mvcc) or globs (*/lease/*); !PATTERN removes")
 	f.StringVar(&opts.Color, "color", "auto", "colour text output: auto, always or never (NO_COLOR and CLICOLOR_FORCE are honoured in auto)")
 	addReadFlags(f, &opts.readOptions)
+	addCatalogFlag(f, &opts.Catalog)
 	_ = cmd.RegisterFlagCompletionFunc("format", completeWords(formats...))
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", completeWords("error", "warning", "note", "none"))
 	_ = cmd.RegisterFlagCompletionFunc("color", completeWords("auto", "always", "never"))
@@ -105,7 +107,11 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 	if err := validateRead(&opts.readOptions); err != nil {
 		return err
 	}
-	catalog := rules.Catalog(newPacks())
+	cat, err := loadCatalog(opts.Catalog)
+	if err != nil {
+		return err
+	}
+	catalog := rules.Catalog(newPacksWith(cat))
 	sel, err := selectRules(opts.Rules, catalog)
 	if err != nil {
 		return err
@@ -134,7 +140,7 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 	}
 	defer closeOutputs(outs)
 
-	run, ran := choosePacks(newPacks(), sel)
+	run, ran := choosePacks(newPacksWith(cat), sel)
 	keep := wantsEvents(outs)
 	stats := read(ios, args, opts.readOptions, func(e parse.Event) {
 		for _, p := range run {

@@ -5,15 +5,33 @@ import (
 	"github.com/logsleuth/logsleuth/parse/es"
 	"github.com/logsleuth/logsleuth/parse/yb"
 	"github.com/logsleuth/logsleuth/rules"
+	"github.com/logsleuth/logsleuth/rules/catalog"
 	"github.com/logsleuth/logsleuth/rules/esrules"
 	"github.com/logsleuth/logsleuth/rules/ybrules"
 )
 
 // systems are the parsers, in the order a line is offered to them. Adding
-// a database means one parser package and one rule pack, listed here.
+// a database means one parser package and one rule pack, listed here, and
+// its alarm catalogue file in rules/catalog.
 var systems = []parse.System{yb.System, es.System}
 
-// newPacks returns fresh rule packs for one run.
-func newPacks() []rules.Pack {
-	return []rules.Pack{ybrules.New(), esrules.New()}
+// newPacks returns fresh rule packs for one run with the built-in alarm
+// catalogue.
+func newPacks() []rules.Pack { return newPacksWith(builtinCatalog()) }
+
+// newPacksWith returns fresh rule packs for one run; the alarm pack reads
+// alarms with cat.
+func newPacksWith(cat *catalog.Catalog) []rules.Pack {
+	packs := []rules.Pack{ybrules.New(), esrules.New()}
+	return append(packs, catalog.NewPack(cat, rules.Catalog(packs)))
+}
+
+// builtinCatalog is the embedded alarm catalogue; its tests keep it
+// loadable, so a failure here is a bug in logsleuth.
+func builtinCatalog() *catalog.Catalog {
+	c, err := catalog.Builtin()
+	if err != nil {
+		panic("logsleuth: the built-in alarm catalogue does not load: " + err.Error())
+	}
+	return c
 }
