@@ -39,7 +39,7 @@ func TestExplainAnEntry(t *testing.T) {
 	require.Equal(t, exitClean, r.code, r.stderr)
 	assert.True(t, strings.HasPrefix(r.stdout, "es:replication-tracker.gcp-above-lcp  (error, reported under es/gcp/above-lcp)\n"), r.stdout)
 	assert.Contains(t, r.stdout, "\nHolds while the invariant holds:\n  gcp <= lcp\n")
-	assert.Contains(t, r.stdout, "ReplicationTracker.java")
+	assert.Contains(t, r.stdout, "index/shard/IndexShard.java")
 	assert.Contains(t, r.stdout, "\nFrom: built-in\n")
 	// The bare id works when one system has it.
 	b := logsleuth(t, "", nil, "explain", "replication-tracker.gcp-above-lcp")
