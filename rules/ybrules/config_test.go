@@ -144,7 +144,7 @@ func TestConfigScenarios(t *testing.T) {
 }
 
 // configCorpusTruth is the config and RBS ground truth of corpus excerpts
-// 21, 22 and 25 (../shared/corpus/yb/NN.md).
+// 21, 22 and 25 (testdata/corpus/yb/NN.md).
 var configCorpusTruth = map[string][]configWant{
 	// LEARNER 392553cb 10624 ops behind (l.2), removed at config index
 	// 1347956 and tombstoned (l.3): a note, nothing at error level.
@@ -166,7 +166,7 @@ func TestConfigCorpus(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(corpusYB, name)
 			if _, err := os.Stat(path); err != nil {
-				t.Skipf("corpus not available: %v", err)
+				t.Fatalf("corpus excerpt: %v", err)
 			}
 			all, _ := configRun(t, path)
 			fs := configOnly(all)
