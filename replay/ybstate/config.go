@@ -12,9 +12,8 @@ import (
 )
 
 // applyConfig folds Raft config changes, reports, deletes and remote
-// bootstrap sessions. That state lives in Configs, which the config rules
-// hold beside State until State can carry it as a field; see Configs.
-func (s *State) applyConfig(r *Replica, e yb.Event) {}
+// bootstrap sessions into Configs.
+func (s *State) applyConfig(r *Replica, e yb.Event) { s.configs.Apply(e) }
 
 // Configs is the per-tablet Raft config and remote bootstrap state: the
 // committed config, the pending change, and for each replica its RBS
@@ -22,8 +21,8 @@ func (s *State) applyConfig(r *Replica, e yb.Event) {}
 // the tablet's data. It is a pure fold over events, like State; Apply takes
 // each event once, in timeline order.
 //
-// It is kept apart from State (which cannot gain a field from this file)
-// and is held by the rule pack; State.applyConfig is its hook once it is.
+// State holds one and feeds it every event; a Configs of its own serves
+// tests of the fold alone.
 type Configs struct {
 	tablets map[string]*TabletConfig
 	// self maps a source to the tablet server uuid its own prefixes show,

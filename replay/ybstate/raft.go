@@ -11,11 +11,19 @@ import (
 	"github.com/logsleuth/logsleuth/parse/yb"
 )
 
-// applyRaft folds the Raft and lease events that applyRole does not. The
-// cross-peer Raft view lives in Raft, which needs RoleChange too and so is
-// fed as a whole by its owner (the rule pack) rather than from here; until
-// State holds a *Raft itself this stays empty.
-func (s *State) applyRaft(r *Replica, e yb.Event) {}
+// applyRaft folds an event into the cross-peer Raft view. A step that
+// shows a break, and every revocation, keeps the replica's MVCC lines as
+// they stood before the event, for the finding that cites it.
+func (s *State) applyRaft(r *Replica, e yb.Event) Step {
+	st := s.raft.Apply(e)
+	if st.Before != nil || st.Revocation != nil {
+		st.Replica = r.Lines()
+	}
+	if st.Revocation != nil {
+		st.Revocation.Replica = st.Replica
+	}
+	return st
+}
 
 // Raft is what every peer's log says about Raft leadership and leader
 // leases, per tablet: the leader of each term, each peer's term and role
@@ -192,8 +200,10 @@ type Revocation struct {
 	At        time.Time
 	Timed     bool
 	From      From
-	// Before is the revoking peer's Raft state just before the line.
-	Before []string
+	// Before is the revoking peer's Raft state just before the line, and
+	// Replica its MVCC state then.
+	Before  []string
+	Replica []string
 }
 
 // Attempt is one election attempt by one peer: the burst of lines
@@ -251,8 +261,10 @@ type Step struct {
 	// Revocation is set for a lease revocation.
 	Revocation *Revocation
 	// Before is the peer's Raft state before the event, filled only when
-	// the step shows a break (so findings can show it).
-	Before []string
+	// the step shows a break (so findings can show it); Replica is its
+	// MVCC state then (State.Apply fills it, Raft.Apply alone does not).
+	Before  []string
+	Replica []string
 }
 
 // Tablet returns tablet's history, or nil.

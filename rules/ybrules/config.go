@@ -99,11 +99,11 @@ var configCatalog = []rules.Rule{
 
 // ConfigsOf returns the config and remote bootstrap state p replayed, for
 // `logsleuth state`.
-func ConfigsOf(p *Pack) *ybstate.Configs { return p.configs }
+func ConfigsOf(p *Pack) *ybstate.Configs { return p.st.Configs() }
 
 // checkConfig checks a config or remote bootstrap event against the state
-// before it, then folds it in.
-func (p *Pack) checkConfig(r *ybstate.Replica, e yb.Event) {
+// before it.
+func (p *Pack) checkConfig(e yb.Event) {
 	c := ConfigsOf(p)
 	if ce, ok := e.(yb.ConfigEvent); ok && e.Rep().Tablet != "" {
 		t := c.Tablet(e.Rep().Tablet)
@@ -132,7 +132,6 @@ func (p *Pack) checkConfig(r *ybstate.Replica, e yb.Event) {
 			}
 		}
 	}
-	c.Apply(e)
 }
 
 func configSubject(tablet, peer string) rules.Subject {
