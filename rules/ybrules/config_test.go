@@ -105,6 +105,10 @@ var configTruth = map[string][]configWant{
 	// The master tombstones D while the ADD_SERVER adding it is pending.
 	"delete-pending":        {{ybrules.DeleteOfPendingAdd, "new-replica-d.log", 8, []string{"ADD_SERVER", "still pending", "leader-a.log:7"}}},
 	"rbs-failed-tombstoned": nil,
+	// The fix's run with D's heartbeat read by the master after D was
+	// tombstoned: a tombstoned replica keeps reporting its consensus
+	// state, which proves no data; D's own completed delete outweighs it.
+	"tombstoned-reports": nil,
 	"rbs-failed-stuck":      {{ybrules.RBSStuck, "new-replica-d.log", 6, []string{"Unable to fetch data", "never tombstoned"}}},
 }
 
