@@ -109,7 +109,7 @@ var configTruth = map[string][]configWant{
 	// tombstoned: a tombstoned replica keeps reporting its consensus
 	// state, which proves no data; D's own completed delete outweighs it.
 	"tombstoned-reports": nil,
-	"rbs-failed-stuck":      {{ybrules.RBSStuck, "new-replica-d.log", 6, []string{"Unable to fetch data", "never tombstoned"}}},
+	"rbs-failed-stuck":   {{ybrules.RBSStuck, "new-replica-d.log", 6, []string{"Unable to fetch data", "never tombstoned"}}},
 }
 
 func TestConfigScenarios(t *testing.T) {
