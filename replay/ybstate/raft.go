@@ -53,6 +53,9 @@ type TabletRaft struct {
 	// order. MVCC dump leases stay in State.Leases.
 	Leases      []LeaseFact
 	Revocations []Revocation
+	// FailedStepDowns are the master's step-downs that came back with an
+	// error, in timeline order.
+	FailedStepDowns []FailedStepDown
 	// Attempts are election attempts, one per peer burst of start lines.
 	Attempts []Attempt
 	// NoOps are the NO_OPs leaders sent, by op id: the first write of a
@@ -116,11 +119,17 @@ type Leadership struct {
 	Since From
 	At    time.Time
 	Timed bool
+	// By says whose word Since is when it is not a peer's log: "master"
+	// for the master's reading of a tablet report.
+	By    string
 	Ended bool
-	// EndAt and EndFrom are the line that showed it gave up.
+	// EndAt and EndFrom are the line that showed it gave up; EndBy is
+	// "master" when that line is the master's (a step-down it asked for
+	// and heard back about), which the peer's own later lines outweigh.
 	EndAt   time.Time
 	EndFrom From
 	EndHow  string
+	EndBy   string
 }
 
 // VoteRec is a real vote granted.
@@ -340,6 +349,14 @@ func (t *TabletRaft) Votes(term int64) []VoteRec {
 func (r *Raft) Apply(e yb.Event) Step {
 	rep := e.Rep()
 	st := Step{Tablet: rep.Tablet, Peer: rep.Peer, Led: -1, Term: -1, High: -1}
+	switch ev := e.(type) {
+	case *yb.TabletReport:
+		// The master's reading of a report: the reporter's prefix says
+		// nothing of its own term (a master line has none).
+		return r.report(ev, st)
+	case *yb.MasterStepDown:
+		return r.masterStepDown(ev, st)
+	}
 	if rep.Tablet == "" || rep.Peer == "" {
 		return st
 	}
@@ -600,6 +617,12 @@ func (r *Raft) claim(t *TabletRaft, p *PeerRaft, term int64, at time.Time, timed
 	p.Leading = term
 	if term > p.LastLed {
 		p.LastLed = term
+	}
+	if l := t.Leadership(p.Peer, term); l != nil && l.Ended && l.EndBy == masterWord && (!timed || !l.EndAt.After(at)) {
+		// The peer's own line shows it leading on after the master
+		// heard it had stepped down: its own word outweighs the master's.
+		l.Ended, l.EndAt, l.EndFrom, l.EndHow, l.EndBy = false, time.Time{}, From{}, "", ""
+		t.row(at, timed, p.Peer, term, "leader", fmt.Sprintf("still leads term %d by its own log", term), from)
 	}
 	t.lead(p.Peer, term, at, timed, from, st, before)
 }

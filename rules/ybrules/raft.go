@@ -123,10 +123,14 @@ func (p *Pack) checkRaft(r *ybstate.Replica, e yb.Event, st ybstate.Step) {
 		}
 		subj := subject(r)
 		subj.Peer = st.Leader
+		msg := fmt.Sprintf("peer %s acts as leader of term %d, which %s already led (%s)", st.Leader, st.Led, rival.Peer, rival.Since.Pos)
+		if _, ok := e.(*yb.TabletReport); ok {
+			// The master's reading of a report, not the leader's own line.
+			msg = fmt.Sprintf("a tablet report to the master names %s leader of term %d, which %s already led (%s)", st.Leader, st.Led, rival.Peer, rival.Since.Pos)
+		}
 		p.add(rules.Finding{
 			Rule: TwoLeaders, Severity: rules.Error, Origin: rules.Derived, Subject: subj,
-			Message: fmt.Sprintf("peer %s acts as leader of term %d, which %s already led (%s)",
-				st.Leader, st.Led, rival.Peer, rival.Since.Pos),
+			Message:  msg,
 			Evidence: ev,
 			Facts:    map[string]string{"term": fmt.Sprint(st.Led), "leader": st.Leader, "other_leaders": strings.Join(names, ",")},
 			State:    state(),
@@ -309,6 +313,12 @@ func (p *Pack) earlyRevocations(t *ybstate.TabletRaft) {
 			if bestLead.Ended {
 				gaveUp = fmt.Sprintf("it led on until %s (%s, %s)", bestLead.EndAt.UTC().Format("15:04:05.000000"), bestLead.EndHow, bestLead.EndFrom.Pos)
 				ev = appendNew(ev, cite(bestLead.EndFrom))
+			}
+		}
+		if bestLead == nil || !bestLead.Ended {
+			if fs := t.FailedStepDownOf(best.holder, rv.At); fs != nil {
+				gaveUp += fmt.Sprintf(", and the master's step-down of it failed (%s)", fs.From.Pos)
+				ev = appendNew(ev, cite(fs.From))
 			}
 		}
 		facts := map[string]string{
