@@ -150,7 +150,7 @@ func (sh *Shard) describe(w io.Writer) error {
 		term += " (counted from primary changes)"
 	}
 	fmt.Fprintf(&b, "%s primary %s (%s), term %s, routing version %s, gcp %s\n",
-		sh.ID, orDash(sh.Primary), sh.PrimaryAt, term, num(sh.Version), num(sh.GCP))
+		sh.ID, orDash(sh.primaryName()), sh.PrimaryAt, term, num(sh.Version), num(sh.GCP))
 	for _, u := range sh.Unassigned {
 		role := "replica"
 		if u.Primary {
@@ -228,4 +228,12 @@ func (s *State) DescribeAll(w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// primaryName is the primary's node name, for display.
+func (sh *Shard) primaryName() string {
+	if c := sh.Copies[sh.Primary]; c != nil {
+		return c.Node
+	}
+	return sh.Primary
 }

@@ -21,7 +21,7 @@ func (p *Pack) translogCheckpoint(ev *es.TranslogCheckpoint) {
 	if !ok {
 		return
 	}
-	c := p.st.Lookup(id, ev.Node)
+	c := p.st.LookupFor(id, ev, ev.Node)
 	ck := ev.Checkpoint
 	if v := ck.Violations(); len(v) > 0 {
 		var state []string
@@ -49,7 +49,7 @@ func (p *Pack) translogCheckpoint(ev *es.TranslogCheckpoint) {
 	if len(stale) == 0 {
 		return
 	}
-	k := copyKey{id, ev.Node}
+	k := copyKey{id, p.st.CopyKey(ev.Info().Pos.Source, ev.Node)}
 	if _, ok := p.suspects[k]; !ok {
 		p.suspects[k] = &suspect{at: ev, gcp: ck.GlobalCheckpoint, stale: stale, state: c.Lines(), copy: c}
 	}
@@ -68,8 +68,8 @@ func (p *Pack) recoveryCommits(ev *es.RecoveryCommits) {
 	if !ok {
 		return
 	}
-	k := copyKey{id, ev.Node}
-	c := p.st.Lookup(id, ev.Node)
+	k := copyKey{id, p.st.CopyKey(ev.Info().Pos.Source, ev.Node)}
+	c := p.st.LookupFor(id, ev, ev.Node)
 	safe := ev.Safe
 	var reasons []string
 	var evidence []rules.Evidence
@@ -191,7 +191,7 @@ func (p *Pack) noteLost(k copyKey, c *esstate.Copy, stale []esstate.OpRef, lcp i
 // opsStart judges an ops-based recovery's starting seq# against the
 // suspect stale commit and the safe commit.
 func (p *Pack) opsStart(e parse.Event, c *esstate.Copy, start int64) {
-	k := copyKey{c.Shard, c.Node}
+	k := copyKey{c.Shard, c.Key}
 	r := c.Recovery()
 	if r != nil && r.Kind == "file" {
 		delete(p.suspects, k)
@@ -236,9 +236,9 @@ func (p *Pack) fireSuspect(k copyKey, at parse.Event, covered []esstate.OpRef, l
 	}
 	oldTerm := stale[0].Term
 	msg := fmt.Sprintf("%s %s reopened for peer recovery with persisted global checkpoint %d while its store may still hold ops %s written under term %d",
-		k.node, k.shard, s.gcp, opsText(stale), oldTerm)
+		c.Node, k.shard, s.gcp, opsText(stale), oldTerm)
 	if stale[0].Isolated {
-		msg += " while " + k.node + " was partitioned"
+		msg += " while " + c.Node + " was partitioned"
 	}
 	msg += fmt.Sprintf(" and abandoned when the primary moved (%s): a commit holding them has max_seq_no <= %d and qualifies as the safe commit", c.StaleSince, s.gcp)
 	ev := []rules.Evidence{}
@@ -271,13 +271,13 @@ func (p *Pack) recoveryTarget(ev *es.RecoveryTarget) {
 	if !ok {
 		return
 	}
-	c := p.st.Lookup(id, ev.Node)
+	c := p.st.LookupFor(id, ev, ev.Node)
 	if c == nil {
 		return
 	}
 	switch ev.Step {
 	case es.TargetFileBased:
-		delete(p.suspects, copyKey{id, ev.Node})
+		delete(p.suspects, copyKey{id, c.Key})
 	case es.TargetSeqNo:
 		p.opsStart(ev, c, ev.Start)
 	case es.TargetDone:
@@ -290,14 +290,14 @@ func (p *Pack) recoverySource(ev *es.RecoverySource) {
 	if !ok || ev.Target == "" {
 		return
 	}
-	c := p.st.Lookup(id, ev.Target)
+	c := p.st.LookupFor(id, ev, ev.Target)
 	if c == nil {
 		return
 	}
 	r := c.Recovery()
 	switch ev.Step {
 	case es.StepPhase1Files:
-		delete(p.suspects, copyKey{id, ev.Target})
+		delete(p.suspects, copyKey{id, c.Key})
 	case es.StepSeqNoStart:
 		p.opsStart(ev, c, ev.Start)
 	case es.StepPhase2Send:
@@ -378,7 +378,7 @@ func (p *Pack) commitPolicy(ev *es.CommitPolicy) {
 	if !ok || ev.Action != "safe" {
 		return
 	}
-	c := p.st.Lookup(id, ev.Node)
+	c := p.st.LookupFor(id, ev, ev.Node)
 	if c == nil || !c.Recovering() {
 		return
 	}
@@ -403,5 +403,5 @@ func (p *Pack) commitPolicy(ev *es.CommitPolicy) {
 	if r := c.Recovery(); r != nil {
 		p.judged[judgedKey{UnsafeSafeCommit, r.Started}] = true
 	}
-	delete(p.suspects, copyKey{id, ev.Node})
+	delete(p.suspects, copyKey{id, c.Key})
 }
