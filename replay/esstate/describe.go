@@ -103,6 +103,9 @@ func (r *Recovery) String() string {
 	if r.ReqFrom != Unknown {
 		s += fmt.Sprintf(", required [%d:%d] (%s)", r.ReqFrom, r.ReqTo, r.Phase2)
 	}
+	if h := r.Retained; h != nil {
+		s += ", " + h.String()
+	}
 	switch {
 	case r.Done:
 		s += ", done " + r.DoneAt.String()
@@ -236,4 +239,22 @@ func (sh *Shard) primaryName() string {
 		return c.Node
 	}
 	return sh.Primary
+}
+
+func (h *RetainedHistory) String() string {
+	what := "history retained by " + h.By
+	if h.By == "translog" {
+		what = fmt.Sprintf("history tested in [%d, %d]", h.From, h.To)
+	} else if h.From != Unknown {
+		what += fmt.Sprintf(" from #%d", h.From)
+	}
+	switch {
+	case !h.Decided:
+		what += " (outcome not shown)"
+	case h.Covered:
+		what += " (covered: ops-based)"
+	default:
+		what += " (not covered: file-based)"
+	}
+	return what + " (" + h.At.String() + ")"
 }

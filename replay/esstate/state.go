@@ -112,8 +112,30 @@ type Recovery struct {
 	Finalized bool
 	// Received are the seq#s the target applied since phase2 began.
 	Received map[int64]Ref
+	// Retained is what the source said of the history it kept for an
+	// ops-based recovery, or nil when no line said.
+	Retained *RetainedHistory
 	// Lost are ops of the primary's history this recovery left out.
 	Lost []LostOp
+}
+
+// RetainedHistory is the source's check that it still holds the ops an
+// ops-based recovery needs: 6.x `testing sequence numbers in range: [S,
+// L]` (its translog must hold every op from S to its local checkpoint L),
+// 7.x `history is retained by {lease|retention lock}` (its history from
+// the requested start on is complete and kept). An ops-based start after
+// the check means the check passed (Covered); a file-based one after it,
+// that it failed.
+type RetainedHistory struct {
+	// From and To are the range tested (6.x); To is Unknown on 7.x, and
+	// From too until the ops-based start names it.
+	From, To int64
+	// By is "translog" (6.x), "lease" or "retention lock" (7.x).
+	By string
+	At Ref
+	// Decided is set once the recovery's kind showed the outcome.
+	Decided, Covered bool
+	DecidedAt        Ref
 }
 
 // LostOp is a doc a recovery left out of the target: its seq# sits in the
@@ -999,7 +1021,7 @@ func (s *State) recoveryTarget(c *Copy, ev *es.RecoveryTarget) {
 func (s *State) recoverySource(c *Copy, ev *es.RecoverySource) {
 	var r *Recovery
 	switch ev.Step {
-	case es.StepSeqNoStart, es.StepPhase1Files, es.StepSkipPhase1, es.StepPhase2Send, es.StepEndSeqNo:
+	case es.StepSeqNoRange, es.StepHistoryRetained, es.StepSeqNoStart, es.StepPhase1Files, es.StepSkipPhase1, es.StepPhase2Send, es.StepEndSeqNo:
 		r = s.startRecovery(c, ev.Node, RefOf(ev), false)
 	default:
 		// Later steps belong to the recovery they follow, if any.
@@ -1008,12 +1030,29 @@ func (s *State) recoverySource(c *Copy, ev *es.RecoverySource) {
 		}
 	}
 	switch ev.Step {
+	case es.StepSeqNoRange:
+		r.Retained = &RetainedHistory{From: ev.Start, To: ev.End, By: "translog", At: RefOf(ev)}
+	case es.StepHistoryRetained:
+		by := ev.RetainedBy
+		if by == "" {
+			by = "lease"
+		}
+		r.Retained = &RetainedHistory{From: Unknown, To: Unknown, By: by, At: RefOf(ev)}
 	case es.StepSeqNoStart:
 		if r.Kind == "" {
 			r.Kind = "ops"
 		}
 		r.Start = ev.Start
+		if h := r.Retained; h != nil && !h.Decided {
+			h.Decided, h.Covered, h.DecidedAt = true, true, RefOf(ev)
+			if h.From == Unknown {
+				h.From = ev.Start
+			}
+		}
 	case es.StepPhase1Files:
+		if h := r.Retained; h != nil && !h.Decided {
+			h.Decided, h.Covered, h.DecidedAt = true, false, RefOf(ev)
+		}
 		r.Kind = "file"
 		// Files replace the target's store: no old commit survives.
 		c.Stale = nil

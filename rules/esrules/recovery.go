@@ -318,10 +318,20 @@ func (p *Pack) recoverySource(ev *es.RecoverySource) {
 			evidence = append(evidence, cite(r.Started))
 		}
 		if len(reasons) > 0 {
+			// The ops the target lacks: from the safe commit's lcp+1 (or
+			// the requested start) to the first one sent.
+			need := ev.Start - 1
+			if r.Safe != nil && r.Safe.LocalCheckpoint+1 < ev.Start {
+				need = r.Safe.LocalCheckpoint + 1
+			} else if r.Kind == "ops" && r.Start != esstate.Unknown && r.Start < ev.Start {
+				need = r.Start
+			}
+			facts := map[string]string{"start": fmt.Sprint(ev.Start), "required_from": fmt.Sprint(ev.ReqFrom), "required_to": fmt.Sprint(ev.ReqTo)}
+			retained, rev := retainedText(r, need, ev.Start-1, facts)
 			p.add(OpsRange, rules.Derived, copySubject(c),
-				fmt.Sprintf("ops-based recovery of %s %s from %s sends from #%d but %s", c.Node, id, ev.Node, ev.Start, strings.Join(reasons, "; ")),
-				append([]rules.Evidence{rules.Cite(ev)}, evidence...),
-				map[string]string{"start": fmt.Sprint(ev.Start), "required_from": fmt.Sprint(ev.ReqFrom), "required_to": fmt.Sprint(ev.ReqTo)}, c.Lines())
+				fmt.Sprintf("ops-based recovery of %s %s from %s sends from #%d but %s; %s", c.Node, id, ev.Node, ev.Start, strings.Join(reasons, "; "), retained),
+				append(append([]rules.Evidence{rules.Cite(ev)}, evidence...), rev...),
+				facts, c.Lines())
 		}
 	case es.StepFinalize:
 		p.checkRange(ev, c)
@@ -363,11 +373,12 @@ func (p *Pack) checkRange(e parse.Event, c *esstate.Copy) {
 	for i, q := range shown {
 		parts[i] = fmt.Sprintf("#%d", q)
 	}
+	facts := map[string]string{"required_from": fmt.Sprint(r.ReqFrom), "required_to": fmt.Sprint(r.ReqTo), "missing": fmt.Sprint(len(missing)), "first_missing": fmt.Sprint(missing[0])}
+	retained, rev := retainedText(r, missing[0], missing[len(missing)-1], facts)
 	p.add(OpsRange, rules.Derived, copySubject(c),
-		fmt.Sprintf("recovery of %s %s finished without %d op(s) of its required range [%d:%d]: %s", c.Node, c.Shard, len(missing), r.ReqFrom, r.ReqTo, strings.Join(parts, ", ")),
-		[]rules.Evidence{rules.Cite(e), cite(r.Phase2)},
-		map[string]string{"required_from": fmt.Sprint(r.ReqFrom), "required_to": fmt.Sprint(r.ReqTo), "missing": fmt.Sprint(len(missing)), "first_missing": fmt.Sprint(missing[0])},
-		c.Lines())
+		fmt.Sprintf("recovery of %s %s finished without %d op(s) of its required range [%d:%d]: %s; %s", c.Node, c.Shard, len(missing), r.ReqFrom, r.ReqTo, strings.Join(parts, ", "), retained),
+		append([]rules.Evidence{rules.Cite(e), cite(r.Phase2)}, rev...),
+		facts, c.Lines())
 }
 
 // commitPolicy checks CombinedDeletionPolicy's choice while the copy
@@ -404,4 +415,44 @@ func (p *Pack) commitPolicy(ev *es.CommitPolicy) {
 		p.judged[judgedKey{UnsafeSafeCommit, r.Started}] = true
 	}
 	delete(p.suspects, copyKey{id, c.Key})
+}
+
+// retainedText says whether the history the recovery's source said it
+// retained covered the ops from..to (the ones at issue), with the lines
+// that show it, and records the answer in facts["retained_history"]:
+// "covered", "not covered" or "not shown".
+func retainedText(r *esstate.Recovery, from, to int64, facts map[string]string) (string, []rules.Evidence) {
+	h := r.Retained
+	span := fmt.Sprintf("#%d", from)
+	if to > from {
+		span = fmt.Sprintf("#%d..#%d", from, to)
+	}
+	if h == nil {
+		facts["retained_history"] = "not shown"
+		return "no line shows what history the source retained, so whether it could have sent " + span + " is unknown", nil
+	}
+	ev := []rules.Evidence{cite(h.At)}
+	if h.Decided {
+		ev = append(ev, cite(h.DecidedAt))
+	}
+	switch {
+	case !h.Decided:
+		facts["retained_history"] = "not shown"
+		return fmt.Sprintf("the source checked its retained history (%s) but no line shows the outcome, so whether it held %s is unknown", h.At, span), ev
+	case !h.Covered:
+		facts["retained_history"] = "not covered"
+		return fmt.Sprintf("the source's retained history did not cover the range it tested (%s): it went file-based (%s)", h.At, h.DecidedAt), ev
+	case h.From > from:
+		facts["retained_history"] = "not covered"
+		return fmt.Sprintf("the retained history the source checked starts at #%d (%s), so it does not cover %s", h.From, h.At, span), ev
+	case h.By == "translog" && h.To < to:
+		facts["retained_history"] = "not covered"
+		return fmt.Sprintf("the retained history the source checked, [%d, %d] (%s), ends before #%d", h.From, h.To, h.At, to), ev
+	case h.By == "translog":
+		facts["retained_history"] = "covered"
+		return fmt.Sprintf("the source's translog held every op of [%d, %d] when it chose the ops-based recovery (%s, %s), so %s was there to send", h.From, h.To, h.At, h.DecidedAt, span), ev
+	default:
+		facts["retained_history"] = "covered"
+		return fmt.Sprintf("the source's history from #%d was complete and retained by %s when it chose the ops-based recovery (%s, %s), so %s was there to send", h.From, h.By, h.At, h.DecidedAt, span), ev
+	}
 }
