@@ -53,6 +53,16 @@ type lostDoc struct {
 	recovery esstate.Ref
 	cause    *rules.Finding
 	reported bool
+	// seen are the other copies whose op lines showed the doc when the
+	// loss was found: what the log proves of where it was written.
+	seen []docSeen
+}
+
+// docSeen is one copy's op line for a lost doc.
+type docSeen struct {
+	node    string
+	primary bool
+	at      esstate.Ref
 }
 
 type missingDoc struct {

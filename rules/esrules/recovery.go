@@ -2,6 +2,7 @@ package esrules
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/logsleuth/logsleuth/parse"
@@ -184,7 +185,7 @@ func (p *Pack) noteLost(k copyKey, c *esstate.Copy, stale []esstate.OpRef, lcp i
 		if !ok || live.Doc == o.Doc || live.Doc == "" {
 			continue
 		}
-		p.lost[k] = append(p.lost[k], &lostDoc{key: k, op: esstate.LostOp{Primary: live, Stale: o}, recovery: at, cause: cause})
+		p.lost[k] = append(p.lost[k], &lostDoc{key: k, op: esstate.LostOp{Primary: live, Stale: o}, recovery: at, cause: cause, seen: seenOn(sh, c, live)})
 	}
 }
 
@@ -455,4 +456,24 @@ func retainedText(r *esstate.Recovery, from, to int64, facts map[string]string) 
 		facts["retained_history"] = "covered"
 		return fmt.Sprintf("the source's history from #%d was complete and retained by %s when it chose the ops-based recovery (%s, %s), so %s was there to send", h.From, h.By, h.At, h.DecidedAt, span), ev
 	}
+}
+
+// seenOn lists the copies other than lost whose op lines hold op's doc at
+// its seq# (a 6.x primary's line, which prints no seq#, at any estimated
+// one), primary first.
+func seenOn(sh *esstate.Shard, lost *esstate.Copy, op esstate.OpRef) []docSeen {
+	var out []docSeen
+	for _, cc := range sh.CopiesSorted() {
+		if cc == lost {
+			continue
+		}
+		for o := range cc.Ops.All() {
+			if o.Doc == op.Doc && (o.Seq == op.Seq || o.Estimated) {
+				out = append(out, docSeen{node: cc.Node, primary: cc.Key == sh.Primary, at: o.At})
+				break
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].primary && !out[j].primary })
+	return out
 }
