@@ -367,6 +367,8 @@ func (p *Pack) checkStuck(t *ybstate.TabletConfig, r *ybstate.ReplicaConfig) {
 		}
 		f.Evidence = append(f.Evidence, citeMark(s.Failed))
 		f.Facts["status"] = s.Status
+		// The whole replay saw no tombstone line of this session.
+		f.Facts["tombstoned"] = "no"
 		f.Message = fmt.Sprintf("remote bootstrap of tablet %s onto %s%s failed (%s) and the replica was never tombstoned: it is left copying (TABLET_DATA_COPYING)",
 			t.Tablet, r.Peer, from, clip(s.Status))
 	default:
