@@ -74,12 +74,15 @@ const (
 // Subject is what broke: a YugabyteDB tablet replica or an Elasticsearch
 // shard copy.
 type Subject struct {
-	System     string `json:"system"`
-	Tablet     string `json:"tablet,omitempty"`
-	Peer       string `json:"peer,omitempty"`
-	Index      string `json:"index,omitempty"`
-	Shard      *int   `json:"shard,omitempty"`
-	Node       string `json:"node,omitempty"`
+	System string `json:"system"`
+	Tablet string `json:"tablet,omitempty"`
+	Peer   string `json:"peer,omitempty"`
+	Index  string `json:"index,omitempty"`
+	Shard  *int   `json:"shard,omitempty"`
+	Node   string `json:"node,omitempty"`
+	// NodeID is the Elasticsearch node id the copy lives on, where the
+	// logs map Node to one: Node is the name, for display.
+	NodeID     string `json:"node_id,omitempty"`
 	Allocation string `json:"allocation,omitempty"`
 }
 
@@ -100,6 +103,9 @@ func (s Subject) String() string {
 		parts = append(parts, "["+s.Index+"]"+shard)
 	}
 	add("node", s.Node)
+	if s.NodeID != s.Node {
+		add("node id", s.NodeID)
+	}
 	add("allocation", s.Allocation)
 	return strings.Join(parts, " ")
 }

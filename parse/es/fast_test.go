@@ -73,11 +73,11 @@ func synthES(t testing.TB, size int64, seed uint64) string {
 }
 
 // TestFastPathSameEvents holds the fast path to the general one on real
-// lines: the shared corpus, the rule packs' testdata, this package's
+// lines: the corpus excerpts, the rule packs' testdata, this package's
 // testdata blocks and the generator's TRACE log.
 func TestFastPathSameEvents(t *testing.T) {
 	var files []string
-	for _, glob := range []string{"../../../shared/corpus/es/*.log", "../../testdata/es/*.log", "testdata/*.txt", "../../rules/esrules/testdata/*.txt"} {
+	for _, glob := range []string{"../../testdata/corpus/es/*.log", "../../testdata/es/*.log", "testdata/*.txt", "../../rules/esrules/testdata/*.txt"} {
 		m, err := filepath.Glob(glob)
 		require.NoError(t, err)
 		files = append(files, m...)

@@ -18,7 +18,7 @@ import (
 func FuzzConfigLine(f *testing.F) {
 	var seeds []string
 	logs, _ := filepath.Glob(filepath.Join(configTestdata, "*", "*.log"))
-	corpus, _ := filepath.Glob("../../../shared/corpus/yb/2[125]-*.log")
+	corpus, _ := filepath.Glob("../../testdata/corpus/yb/2[125]-*.log")
 	for _, path := range append(logs, corpus...) {
 		fh, err := os.Open(path)
 		if err != nil {

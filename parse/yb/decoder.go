@@ -115,7 +115,7 @@ var keywords = [][]byte{
 // the package-level keyword lists of all files are set.
 var phrases *matcher
 
-func init() { phrases = newMatcher(keywords, raftKeywords, configKeywords) }
+func init() { phrases = newMatcher(keywords, raftKeywords, configKeywords, masterKeywords) }
 
 // interesting is the cheap byte test: does msg hold a phrase any reader
 // of this package wants? The replica prefix (ids, a term, a role: often
@@ -242,6 +242,10 @@ func (d *decoder) fresh(l parse.Line, env *envelope, out *parse.Sink) bool {
 		return true
 	}
 	if ev := d.raft(base, text); ev != nil {
+		out.Emit(ev)
+		return true
+	}
+	if ev := d.masterStepDown(base, text); ev != nil {
 		out.Emit(ev)
 		return true
 	}

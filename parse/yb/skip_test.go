@@ -36,10 +36,10 @@ func sameWithoutSkip(t *testing.T, name string, data []byte) {
 }
 
 // ybTexts lists every file that holds YugabyteDB lines: the project's
-// logs and the shared corpus, formats and seeds.
+// logs, the corpus excerpts and the shared formats and seeds.
 func ybTexts(t *testing.T) []string {
 	var files []string
-	for _, root := range []string{"../../testdata/yb", "../../../shared/corpus/yb", "../../../shared/formats", "../../../shared/seeds"} {
+	for _, root := range []string{"../../testdata/yb", "../../testdata/corpus/yb", "../../../shared/formats", "../../../shared/seeds"} {
 		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err == nil && !d.IsDir() && !strings.HasSuffix(p, ".golden") {
 				files = append(files, p)

@@ -13,12 +13,12 @@ import (
 )
 
 // TestCorpusPages builds the page of every real incident excerpt in
-// ../shared/corpus (skipped when absent): none may fail, and every finding
+// testdata/corpus: none may fail, and every finding
 // must be drawn where it happens, on at least one pane.
 func TestCorpusPages(t *testing.T) {
-	logs, _ := filepath.Glob("../../../shared/corpus/*/*.log")
+	logs, _ := filepath.Glob("../../testdata/corpus/*/*.log")
 	if len(logs) == 0 {
-		t.Skip("../shared/corpus is not beside the repository")
+		t.Fatal("testdata/corpus holds no excerpt")
 	}
 	for _, path := range logs {
 		t.Run(filepath.Base(path), func(t *testing.T) {
@@ -50,7 +50,7 @@ func TestBrowserAllIncidents(t *testing.T) {
 		t.Skip("-short: skipping the page of every incident")
 	}
 	var paths []string
-	for _, pat := range []string{"../../../shared/corpus/*/*.log", "../../testdata/yb/config/*", "../../testdata/yb/raft/*", "../../testdata/es/*.log"} {
+	for _, pat := range []string{"../../testdata/corpus/*/*.log", "../../testdata/yb/config/*", "../../testdata/yb/raft/*", "../../testdata/es/*.log"} {
 		m, _ := filepath.Glob(pat)
 		for _, p := range m {
 			if fi, err := os.Stat(p); err == nil && (fi.IsDir() || strings.HasSuffix(p, ".log")) {

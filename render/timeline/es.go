@@ -37,6 +37,11 @@ type esBuilder struct {
 	// nodeName maps node ids (routing tables print ids) to names (log
 	// lines print names), from the cluster state's node rows.
 	nodeName map[string]string
+	// nodeID maps a node name to the id its last node line gave it: a
+	// line that gives a name a second id is drawn, since replay keeps the
+	// two ids' copies apart.
+	nodeID     map[string]string
+	reuseDrawn parse.Event
 	// aidNode maps allocation ids to node names, from routing rows.
 	aidNode map[string]string
 	// span is the open disruption span in the wall pane, -1 when none.
@@ -44,7 +49,7 @@ type esBuilder struct {
 }
 
 func newESBuilder(b *builder) *esBuilder {
-	return &esBuilder{b: b, copies: map[string]*esCopy{}, nodeName: map[string]string{}, aidNode: map[string]string{}, span: -1}
+	return &esBuilder{b: b, copies: map[string]*esCopy{}, nodeName: map[string]string{}, nodeID: map[string]string{}, aidNode: map[string]string{}, span: -1}
 }
 
 // copyOf returns the building state of a shard copy, creating its lane.
@@ -147,15 +152,11 @@ func (x *esBuilder) event(e parse.Event) bool {
 	b := x.b
 	switch ev := e.(type) {
 	case *es.NodeRow:
-		if ev.Node.ID != "" && ev.Node.Name != "" {
-			x.nodeName[ev.Node.ID] = ev.Node.Name
-		}
+		x.learnNode(e, ev.Node.Name, ev.Node.ID)
 		return true
 	case *es.NodesAdded:
 		for _, n := range ev.Nodes {
-			if n.ID != "" && n.Name != "" {
-				x.nodeName[n.ID] = n.Name
-			}
+			x.learnNode(e, n.Name, n.ID)
 		}
 		return true
 	case *es.RoutingRow:
@@ -486,4 +487,18 @@ func (x *esBuilder) finish() {
 			s.To = end
 		}
 	}
+}
+
+// learnNode maps id to name, and draws a node line that gives a known name
+// another id.
+func (x *esBuilder) learnNode(e parse.Event, name, id string) {
+	if id == "" || name == "" {
+		return
+	}
+	x.nodeName[id] = name
+	if old, ok := x.nodeID[name]; ok && old != id && x.reuseDrawn != e {
+		x.reuseDrawn = e
+		x.b.generic(e)
+	}
+	x.nodeID[name] = id
 }

@@ -103,6 +103,9 @@ func (r *Recovery) String() string {
 	if r.ReqFrom != Unknown {
 		s += fmt.Sprintf(", required [%d:%d] (%s)", r.ReqFrom, r.ReqTo, r.Phase2)
 	}
+	if h := r.Retained; h != nil {
+		s += ", " + h.String()
+	}
 	switch {
 	case r.Done:
 		s += ", done " + r.DoneAt.String()
@@ -150,7 +153,7 @@ func (sh *Shard) describe(w io.Writer) error {
 		term += " (counted from primary changes)"
 	}
 	fmt.Fprintf(&b, "%s primary %s (%s), term %s, routing version %s, gcp %s\n",
-		sh.ID, orDash(sh.Primary), sh.PrimaryAt, term, num(sh.Version), num(sh.GCP))
+		sh.ID, orDash(sh.primaryName()), sh.PrimaryAt, term, num(sh.Version), num(sh.GCP))
 	for _, u := range sh.Unassigned {
 		role := "replica"
 		if u.Primary {
@@ -228,4 +231,30 @@ func (s *State) DescribeAll(w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// primaryName is the primary's node name, for display.
+func (sh *Shard) primaryName() string {
+	if c := sh.Copies[sh.Primary]; c != nil {
+		return c.Node
+	}
+	return sh.Primary
+}
+
+func (h *RetainedHistory) String() string {
+	what := "history retained by " + h.By
+	if h.By == "translog" {
+		what = fmt.Sprintf("history tested in [%d, %d]", h.From, h.To)
+	} else if h.From != Unknown {
+		what += fmt.Sprintf(" from #%d", h.From)
+	}
+	switch {
+	case !h.Decided:
+		what += " (outcome not shown)"
+	case h.Covered:
+		what += " (covered: ops-based)"
+	default:
+		what += " (not covered: file-based)"
+	}
+	return what + " (" + h.At.String() + ")"
 }

@@ -1,5 +1,7 @@
 // Package esstate folds Elasticsearch / OpenSearch events into per-shard,
-// per-copy state: which copy is primary under which routing version, the
+// per-copy state (a copy is keyed by the node id that holds it, resolved
+// from the node name a line prints through the node lines, and found by
+// its allocation id where a line prints one): which copy is primary under which routing version, the
 // primary term, each copy's operation history (seq# -> doc, term), local
 // and global checkpoints, max seq#, the index commits a copy is known to
 // hold and which of them should already have been deleted, its peer

@@ -112,8 +112,30 @@ type Recovery struct {
 	Finalized bool
 	// Received are the seq#s the target applied since phase2 began.
 	Received map[int64]Ref
+	// Retained is what the source said of the history it kept for an
+	// ops-based recovery, or nil when no line said.
+	Retained *RetainedHistory
 	// Lost are ops of the primary's history this recovery left out.
 	Lost []LostOp
+}
+
+// RetainedHistory is the source's check that it still holds the ops an
+// ops-based recovery needs: 6.x `testing sequence numbers in range: [S,
+// L]` (its translog must hold every op from S to its local checkpoint L),
+// 7.x `history is retained by {lease|retention lock}` (its history from
+// the requested start on is complete and kept). An ops-based start after
+// the check means the check passed (Covered); a file-based one after it,
+// that it failed.
+type RetainedHistory struct {
+	// From and To are the range tested (6.x); To is Unknown on 7.x, and
+	// From too until the ops-based start names it.
+	From, To int64
+	// By is "translog" (6.x), "lease" or "retention lock" (7.x).
+	By string
+	At Ref
+	// Decided is set once the recovery's kind showed the outcome.
+	Decided, Covered bool
+	DecidedAt        Ref
 }
 
 // LostOp is a doc a recovery left out of the target: its seq# sits in the
@@ -123,9 +145,16 @@ type LostOp struct {
 	Stale   OpRef // what the target's commit holds at that seq#
 }
 
-// Copy is one shard copy, keyed by node.
+// Copy is one shard copy. Its identity (Key) is the node id of the node
+// that holds it, where the logs map the node's name to one (a nodes: dump,
+// an `added {...}` line, a routing row), else the name: Elasticsearch keeps
+// the node id in its data path, so one id is one store, and a node
+// restarted with an empty data path, or another cluster's node that shares
+// the name, is another copy. A line that names an allocation id finds its
+// copy by it. Node is the name, for display.
 type Copy struct {
 	Shard   ShardID
+	Key     string
 	Node    string
 	NodeID  string
 	AllocID string
@@ -218,7 +247,8 @@ type Shard struct {
 	// History is the live history: seq# -> op, as any copy applied it
 	// under the current primary or before the last failover.
 	History Window
-	// Copies is written by Copy only, which also lists them in byNode.
+	// Copies is keyed by Copy.Key and written by Copy and rekey only,
+	// which also list them in byNode.
 	Copies map[string]*Copy
 	// Unassigned are the copies the latest routing table has on no node:
 	// an availability fact (a red shard), kept for the printout.
@@ -246,6 +276,15 @@ type Disruption struct {
 // State is the whole fold.
 type State struct {
 	names map[string]string // node id -> name
+	// ids maps a node name to the id the latest node line gave it, and
+	// srcIDs the same per source: two clusters' logs may use one name
+	// for two nodes, and each log's own node lines say which it means.
+	ids    map[string]string
+	srcIDs map[string]map[string]string
+	// idRef is the first line that gave a (name, id) pair.
+	idRef map[[2]string]Ref
+	// NameReuses are the node names the logs mapped to more than one id.
+	NameReuses []NameReuse
 	// Shards is written by Shard only (lookups cache its last answer).
 	Shards     map[ShardID]*Shard
 	Disruption *Disruption
@@ -254,7 +293,107 @@ type State struct {
 
 // New returns an empty state.
 func New() *State {
-	return &State{names: map[string]string{}, Shards: map[ShardID]*Shard{}}
+	return &State{names: map[string]string{}, ids: map[string]string{}, srcIDs: map[string]map[string]string{},
+		idRef: map[[2]string]Ref{}, Shards: map[ShardID]*Shard{}}
+}
+
+// NameReuse is one node name the logs gave two or more node ids: a node
+// restarted with a new data path, or two clusters' nodes of one name.
+// Their copies are kept apart.
+type NameReuse struct {
+	Name string
+	IDs  []string
+	// At holds, per id, the first line that gave the name that id.
+	At []Ref
+}
+
+// CopyKey is the key of the copy a line of src means by node name: the
+// id that src's own node lines gave the name, else the id the latest node
+// line anywhere gave it, else the name itself.
+func (s *State) CopyKey(src, name string) string {
+	if name == "" {
+		return ""
+	}
+	if m := s.srcIDs[src]; m != nil {
+		if id, ok := m[name]; ok {
+			return id
+		}
+	}
+	if id, ok := s.ids[name]; ok {
+		return id
+	}
+	return name
+}
+
+// ByName returns the copy of shard id on the node the latest node line
+// anywhere gave name, or nil.
+func (s *State) ByName(id ShardID, name string) *Copy { return s.Lookup(id, s.CopyKey("", name)) }
+
+// LookupFor returns the copy of shard id that a line of e means by node
+// name, or nil.
+func (s *State) LookupFor(id ShardID, e parse.Event, name string) *Copy {
+	return s.Lookup(id, s.CopyKey(e.Info().Pos.Source, name))
+}
+
+// learnNode records that a node line of src names id name. A copy held
+// under the name before its id was known becomes the id's copy; a name
+// already held by another id is a reuse, and its new copies are new.
+func (s *State) learnNode(src, name, id string, at Ref) {
+	if name == "" || id == "" {
+		return
+	}
+	s.names[id] = name
+	if _, ok := s.idRef[[2]string{name, id}]; !ok {
+		s.idRef[[2]string{name, id}] = at
+	}
+	if old, ok := s.ids[name]; ok && old != id {
+		s.noteReuse(name, old, id)
+	}
+	s.ids[name] = id
+	m := s.srcIDs[src]
+	if m == nil {
+		m = map[string]string{}
+		s.srcIDs[src] = m
+	}
+	m[name] = id
+	for _, sid := range s.ShardIDs() {
+		sh := s.Shards[sid]
+		if c := sh.find(name); c != nil && c.NodeID == "" && sh.find(id) == nil {
+			sh.rekey(c, id)
+		}
+	}
+}
+
+func (s *State) noteReuse(name, old, id string) {
+	for i := range s.NameReuses {
+		r := &s.NameReuses[i]
+		if r.Name != name {
+			continue
+		}
+		for _, x := range r.IDs {
+			if x == id {
+				return
+			}
+		}
+		r.IDs = append(r.IDs, id)
+		r.At = append(r.At, s.idRef[[2]string{name, id}])
+		return
+	}
+	s.NameReuses = append(s.NameReuses, NameReuse{Name: name, IDs: []string{old, id},
+		At: []Ref{s.idRef[[2]string{name, old}], s.idRef[[2]string{name, id}]}})
+}
+
+// rekey moves c to key, the node id its name now maps to.
+func (sh *Shard) rekey(c *Copy, key string) {
+	delete(sh.Copies, c.Key)
+	if sh.Primary == c.Key {
+		sh.Primary = key
+	}
+	if sh.RelocatingTo == c.Key {
+		sh.RelocatingTo = key
+	}
+	c.Key, c.NodeID = key, key
+	sh.Copies[key] = c
 }
 
 // NodeName maps a node id to the name a nodes: dump gave it, or returns
@@ -302,28 +441,36 @@ func (s *State) Lookup(id ShardID, node string) *Copy {
 // maxScan is the most copies find scans before it hashes instead.
 const maxScan = 8
 
-// find returns the copy on node without creating it.
-func (sh *Shard) find(node string) *Copy {
+// find returns the copy with key without creating it.
+func (sh *Shard) find(key string) *Copy {
 	if len(sh.byNode) > maxScan {
-		return sh.Copies[node]
+		return sh.Copies[key]
 	}
 	for _, c := range sh.byNode {
-		if c.Node == node {
+		if c.Key == key {
 			return c
 		}
 	}
 	return nil
 }
 
-// Copy returns the copy on node, creating it.
-func (sh *Shard) Copy(node string) *Copy {
-	c := sh.find(node)
+// Copy returns the copy with key, creating it with name for display.
+func (sh *Shard) Copy(key, name string) *Copy {
+	c := sh.find(key)
 	if c == nil {
-		c = &Copy{Shard: sh.ID, Node: node, Version: -1, Term: Unknown, LCP: Unknown, GCP: Unknown, MaxSeqNo: Unknown}
-		sh.Copies[node] = c
+		c = &Copy{Shard: sh.ID, Key: key, Node: name, Version: -1, Term: Unknown, LCP: Unknown, GCP: Unknown, MaxSeqNo: Unknown}
+		if key != name {
+			c.NodeID = key
+		}
+		sh.Copies[key] = c
 		sh.byNode = append(sh.byNode, c)
 	}
 	return c
+}
+
+// copyOf returns the copy a line of e means by node name, creating it.
+func (s *State) copyOf(sh *Shard, e parse.Event, name string) *Copy {
+	return sh.Copy(s.CopyKey(e.Info().Pos.Source, name), name)
 }
 
 // ByAlloc finds the copy with an allocation id: of several, the one on
@@ -338,13 +485,20 @@ func (sh *Shard) ByAlloc(aid string) *Copy {
 	return found
 }
 
-// nodes lists copy keys in order, so nothing iterates a map unsorted.
+// nodes lists copy keys in order (by node name, then key), so nothing
+// iterates a map unsorted.
 func (sh *Shard) nodes() []string {
 	out := make([]string, 0, len(sh.Copies))
 	for n := range sh.Copies {
 		out = append(out, n)
 	}
-	sort.Strings(out)
+	sort.Slice(out, func(i, j int) bool {
+		a, b := sh.Copies[out[i]], sh.Copies[out[j]]
+		if a.Node != b.Node {
+			return a.Node < b.Node
+		}
+		return a.Key < b.Key
+	})
 	return out
 }
 
@@ -459,10 +613,10 @@ func where(w es.Where) (ShardID, bool) {
 func (s *State) Apply(e parse.Event) {
 	switch ev := e.(type) {
 	case *es.NodeRow:
-		s.names[ev.Node.ID] = ev.Node.Name
+		s.learnNode(ev.Info().Pos.Source, ev.Node.Name, ev.Node.ID, RefOf(ev))
 	case *es.NodesAdded:
 		for _, n := range ev.Nodes {
-			s.names[n.ID] = n.Name
+			s.learnNode(ev.Info().Pos.Source, n.Name, n.ID, RefOf(ev))
 		}
 	case *es.RoutingRow:
 		s.routing(ev)
@@ -473,7 +627,7 @@ func (s *State) Apply(e parse.Event) {
 	case *es.TermReset:
 		if id, ok := where(ev.Where); ok {
 			sh := s.Shard(id)
-			c := sh.Copy(ev.Node)
+			c := s.copyOf(sh, ev, ev.Node)
 			c.resetAbove(ev.ToLCP)
 			c.Term = ev.Term
 			if ev.Term > sh.Term {
@@ -484,7 +638,7 @@ func (s *State) Apply(e parse.Event) {
 	case *es.TranslogCheckpoint:
 		if id, ok := where(ev.Where); ok {
 			sh := s.Shard(id)
-			c := sh.Copy(ev.Node)
+			c := s.copyOf(sh, ev, ev.Node)
 			ck := ev.Checkpoint
 			c.Translog, c.TranslogAt, c.TranslogContext = &ck, RefOf(e), ev.Context
 			if !ck.Legacy && ck.GlobalCheckpoint >= esval.NoOpsPerformed {
@@ -499,21 +653,21 @@ func (s *State) Apply(e parse.Event) {
 		}
 	case *es.RecoveryTarget:
 		if id, ok := where(ev.Where); ok {
-			c := s.Shard(id).Copy(ev.Node)
+			c := s.copyOf(s.Shard(id), ev, ev.Node)
 			s.recoveryTarget(c, ev)
 		}
 	case *es.RecoverySource:
 		if id, ok := where(ev.Where); ok {
-			c := s.Shard(id).Copy(ev.Target)
+			c := s.copyOf(s.Shard(id), ev, ev.Target)
 			s.recoverySource(c, ev)
 		}
 	case *es.RecoveryCommits:
 		if id, ok := where(ev.Where); ok {
-			s.recoveryCommits(s.Shard(id).Copy(ev.Node), ev)
+			s.recoveryCommits(s.copyOf(s.Shard(id), ev, ev.Node), ev)
 		}
 	case *es.CommitPolicy:
 		if id, ok := where(ev.Where); ok {
-			c := s.Shard(id).Copy(ev.Node)
+			c := s.copyOf(s.Shard(id), ev, ev.Node)
 			switch ev.Action {
 			case "delete":
 				if cr := c.FindCommit(ev.Commit); cr != nil {
@@ -534,14 +688,14 @@ func (s *State) Apply(e parse.Event) {
 		s.tracker(ev)
 	case *es.SeqNoStats:
 		if id, ok := where(ev.Where); ok && ev.Stats != nil {
-			c := s.Shard(id).Copy(ev.Node)
+			c := s.copyOf(s.Shard(id), ev, ev.Node)
 			c.LCP, c.LCPAt, c.LCPByTracker = ev.Stats.LocalCheckpoint, RefOf(e), false
 			c.GCP, c.GCPAt = ev.Stats.GlobalCheckpoint, RefOf(e)
 			c.MaxSeqNo = ev.Stats.MaxSeqNo
 		}
 	case *es.SeqNoStatsMismatch:
 		sh := s.Shard(ShardID{ev.Routing.Index, ev.Routing.Shard})
-		c := sh.Copy(s.NodeName(ev.Routing.Node))
+		c := sh.Copy(ev.Routing.Node, s.NodeName(ev.Routing.Node))
 		if ev.Got != nil {
 			c.LCP, c.LCPAt, c.LCPByTracker = ev.Got.LocalCheckpoint, RefOf(e), false
 			c.GCP, c.GCPAt = ev.Got.GlobalCheckpoint, RefOf(e)
@@ -570,8 +724,9 @@ func (s *State) routing(ev *es.RoutingRow) {
 		}
 		return
 	}
-	node := s.NodeName(r.Node)
-	c := sh.Copy(node)
+	node := r.Node
+	c := sh.Copy(node, s.NodeName(r.Node))
+	c.Node = s.NodeName(r.Node)
 	if c.AllocID != "" && r.AllocationID != "" && c.AllocID != r.AllocationID {
 		// A new allocation rebuilds the copy from a recovery: its live
 		// history restarts (what is on disk is tracked as Stale), and a
@@ -591,7 +746,7 @@ func (s *State) routing(ev *es.RoutingRow) {
 	}
 	c.InSync = r.State == "STARTED" || r.State == "RELOCATING"
 	if r.Primary && r.State == "RELOCATING" && r.Relocating != "" && node == sh.Primary {
-		sh.RelocatingTo = s.NodeName(r.Relocating)
+		sh.RelocatingTo = r.Relocating
 	}
 	if r.Primary && r.State != "UNASSIGNED" && r.State != "INITIALIZING" {
 		s.promote(sh, node, RefOf(ev))
@@ -663,7 +818,7 @@ func (s *State) disruption(ev *es.Disruption) {
 	for _, id := range s.ShardIDs() {
 		sh := s.Shards[id]
 		for _, c := range sh.CopiesSorted() {
-			if !s.isolated(sh, c.Node) {
+			if !s.isolated(sh, c) {
 				continue
 			}
 			for o := range c.Ops.All() {
@@ -676,9 +831,10 @@ func (s *State) disruption(ev *es.Disruption) {
 	}
 }
 
-// isolated reports whether node is partitioned from every other node that
-// holds (or may hold) a copy of sh.
-func (s *State) isolated(sh *Shard, node string) bool {
+// isolated reports whether c's node is partitioned from every other node
+// that holds (or may hold) a copy of sh. Partitions name nodes by name.
+func (s *State) isolated(sh *Shard, c *Copy) bool {
+	node := c.Node
 	d := s.Disruption
 	if d == nil {
 		return false
@@ -696,12 +852,13 @@ func (s *State) isolated(sh *Shard, node string) bool {
 	}
 	others := 0
 	for _, n := range sh.nodes() {
-		if n == node {
+		o := sh.Copies[n]
+		if o == c || o.Node == node {
 			continue
 		}
 		others++
 		for _, m := range d.Partitions[side] {
-			if m == n {
+			if m == o.Node {
 				return false
 			}
 		}
@@ -719,7 +876,13 @@ func (s *State) op(ev *es.Op) {
 		return
 	}
 	sh := s.Shard(id)
-	c := sh.Copy(ev.Node)
+	c := s.copyOf(sh, ev, ev.Node)
+	if ev.AllocationID != "" && c.AllocID != ev.AllocationID {
+		// The allocation id names the copy where the line prints it.
+		if a := sh.ByAlloc(ev.AllocationID); a != nil {
+			c = a
+		}
+	}
 	if c.AllocID != "" && ev.AllocationID != "" && c.AllocID != ev.AllocationID {
 		// An op under another allocation id: the copy was rebuilt (or the
 		// index deleted and created again under the same name) without a
@@ -741,7 +904,7 @@ func (s *State) op(ev *es.Op) {
 		primary = false
 	}
 	if primary {
-		s.promote(sh, ev.Node, RefOf(ev))
+		s.promote(sh, c.Key, RefOf(ev))
 	}
 	o := OpRef{Seq: ev.SeqNo, Doc: ev.DocID, Term: ev.Term, TermPrinted: ev.Term >= 0, Time: ev.Info().Time, At: RefOf(ev)}
 	if o.Term < 0 {
@@ -757,7 +920,7 @@ func (s *State) op(ev *es.Op) {
 	if o.Seq < 0 {
 		return
 	}
-	if s.isolated(sh, ev.Node) {
+	if s.isolated(sh, c) {
 		o.Isolated, o.IsolatedBy = true, s.Disruption.At
 	}
 	if ev.Done {
@@ -858,7 +1021,7 @@ func (s *State) recoveryTarget(c *Copy, ev *es.RecoveryTarget) {
 func (s *State) recoverySource(c *Copy, ev *es.RecoverySource) {
 	var r *Recovery
 	switch ev.Step {
-	case es.StepSeqNoStart, es.StepPhase1Files, es.StepSkipPhase1, es.StepPhase2Send, es.StepEndSeqNo:
+	case es.StepSeqNoRange, es.StepHistoryRetained, es.StepSeqNoStart, es.StepPhase1Files, es.StepSkipPhase1, es.StepPhase2Send, es.StepEndSeqNo:
 		r = s.startRecovery(c, ev.Node, RefOf(ev), false)
 	default:
 		// Later steps belong to the recovery they follow, if any.
@@ -867,12 +1030,29 @@ func (s *State) recoverySource(c *Copy, ev *es.RecoverySource) {
 		}
 	}
 	switch ev.Step {
+	case es.StepSeqNoRange:
+		r.Retained = &RetainedHistory{From: ev.Start, To: ev.End, By: "translog", At: RefOf(ev)}
+	case es.StepHistoryRetained:
+		by := ev.RetainedBy
+		if by == "" {
+			by = "lease"
+		}
+		r.Retained = &RetainedHistory{From: Unknown, To: Unknown, By: by, At: RefOf(ev)}
 	case es.StepSeqNoStart:
 		if r.Kind == "" {
 			r.Kind = "ops"
 		}
 		r.Start = ev.Start
+		if h := r.Retained; h != nil && !h.Decided {
+			h.Decided, h.Covered, h.DecidedAt = true, true, RefOf(ev)
+			if h.From == Unknown {
+				h.From = ev.Start
+			}
+		}
 	case es.StepPhase1Files:
+		if h := r.Retained; h != nil && !h.Decided {
+			h.Decided, h.Covered, h.DecidedAt = true, false, RefOf(ev)
+		}
 		r.Kind = "file"
 		// Files replace the target's store: no old commit survives.
 		c.Stale = nil
@@ -945,7 +1125,7 @@ func (s *State) tracker(ev *es.Tracker) {
 			c.InSync = true
 		}
 	case es.TrackPrimaryGCP, es.TrackReplicaGCP:
-		c := sh.Copy(ev.Node)
+		c := s.copyOf(sh, ev, ev.Node)
 		c.GCP, c.GCPAt, c.GCPLive, c.GCPTerm = ev.To, RefOf(ev), true, sh.Term
 		if ev.To > sh.GCP {
 			sh.GCP = ev.To

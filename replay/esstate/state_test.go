@@ -34,18 +34,20 @@ routing_table (version 3):
 --------[i][0], node[IDunknown000000000000c], [R], s[INITIALIZING], a[id=A2]
 `
 
-func TestRoutingNamesCopiesByNodeName(t *testing.T) {
+// Copies are keyed by node id and named by the dump's names.
+func TestRoutingKeysCopiesByNodeID(t *testing.T) {
 	s := fold(t, dump)
 	sh := s.Shards[ShardID{"i", 0}]
 	require.NotNil(t, sh)
-	assert.Equal(t, "n1", sh.Primary)
+	assert.Equal(t, "ID1111111111111111111b", sh.Primary)
+	assert.Equal(t, "n1", sh.Copies[sh.Primary].Node)
 	var nodes []string
 	for _, c := range sh.CopiesSorted() {
 		nodes = append(nodes, c.Node)
 	}
 	// The copy on a node no dump named keeps its id.
 	assert.Equal(t, []string{"IDunknown000000000000c", "n0", "n1"}, nodes)
-	assert.True(t, sh.Copies["n0"].InSync)
+	assert.True(t, sh.Copies["ID0000000000000000000a"].InSync)
 	assert.False(t, sh.Copies["IDunknown000000000000c"].InSync)
 	assert.True(t, sh.Copies["IDunknown000000000000c"].Recovering())
 	assert.Equal(t, int64(3), sh.Version)
@@ -62,10 +64,10 @@ routing_table (version 4):
 --------[i][0], node[ID0000000000000000000a], [P], s[STARTED], a[id=A0]
 `)
 	sh := s.Shards[ShardID{"i", 0}]
-	assert.Equal(t, "n0", sh.Primary)
+	assert.Equal(t, "n0", sh.Copies[sh.Primary].Node)
 	assert.Equal(t, int64(2), sh.Term)
 	assert.True(t, sh.TermCounted)
-	old := sh.Copies["n1"]
+	old := s.ByName(ShardID{"i", 0}, "n1")
 	require.Len(t, old.Stale, 1)
 	assert.Equal(t, "y", old.Stale[0].Doc)
 	assert.Equal(t, int64(1), old.Stale[0].Seq, "the -2 trace gets the copy's next seq#")
@@ -85,7 +87,7 @@ func TestRecoveryLifecycle(t *testing.T) {
 [2018-01-01T00:00:06,200][TRACE][o.e.i.s.IndexShard       ] [n0] [i][0] index [t][c] (seq# [2])
 [2018-01-01T00:00:06,300][TRACE][o.e.i.r.RecoverySourceHandler] [n1] [i][0][recover to n0] finalizing recovery
 `)
-	c := s.Lookup(ShardID{"i", 0}, "n0")
+	c := s.ByName(ShardID{"i", 0}, "n0")
 	require.NotNil(t, c)
 	require.Len(t, c.Recoveries, 1)
 	r := c.Recovery()
@@ -116,7 +118,7 @@ func seqs(w *Window) []int64 {
 func TestFileBasedRecoveryClearsStaleStore(t *testing.T) {
 	s := New()
 	sh := s.Shard(ShardID{"i", 0})
-	c := sh.Copy("n0")
+	c := sh.Copy("n0", "n0")
 	c.Stale = []OpRef{{Seq: 1, Doc: "y"}}
 	c.Commits = []*CommitRef{{}}
 	res, err := parse.Scan(strings.NewReader("[2018-01-01T00:00:06,100][TRACE][o.e.i.r.RecoverySourceHandler] [n1] [i][0][recover to n0] recovery [phase1]: recovering_files [3] with total_size [4kb], reusing_files [0] with total_size [0b]\n"),
@@ -183,5 +185,5 @@ func TestPrintedOpTermsRaiseTheShardTerm(t *testing.T) {
 	require.NotNil(t, sh)
 	assert.Equal(t, int64(3), sh.Term)
 	assert.False(t, sh.TermCounted, "printed, not counted")
-	assert.Equal(t, int64(3), sh.Copies["node_t1"].Term)
+	assert.Equal(t, int64(3), s.ByName(ShardID{"test", 0}, "node_t1").Term)
 }

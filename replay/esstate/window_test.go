@@ -250,7 +250,7 @@ func TestWindowReleasesTexts(t *testing.T) {
 func TestOpsAreBounded(t *testing.T) {
 	s := New()
 	sh := s.Shard(ShardID{"i", 0})
-	c := sh.Copy("n0")
+	c := sh.Copy("n0", "n0")
 	for q := range int64(MaxOps + MaxOps/2) {
 		c.putOp(OpRef{Seq: q})
 		sh.History.Put(OpRef{Seq: q})

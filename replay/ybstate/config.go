@@ -12,9 +12,8 @@ import (
 )
 
 // applyConfig folds Raft config changes, reports, deletes and remote
-// bootstrap sessions. That state lives in Configs, which the config rules
-// hold beside State until State can carry it as a field; see Configs.
-func (s *State) applyConfig(r *Replica, e yb.Event) {}
+// bootstrap sessions into Configs.
+func (s *State) applyConfig(r *Replica, e yb.Event) { s.configs.Apply(e) }
 
 // Configs is the per-tablet Raft config and remote bootstrap state: the
 // committed config, the pending change, and for each replica its RBS
@@ -22,8 +21,8 @@ func (s *State) applyConfig(r *Replica, e yb.Event) {}
 // the tablet's data. It is a pure fold over events, like State; Apply takes
 // each event once, in timeline order.
 //
-// It is kept apart from State (which cannot gain a field from this file)
-// and is held by the rule pack; State.applyConfig is its hook once it is.
+// State holds one and feeds it every event; a Configs of its own serves
+// tests of the fold alone.
 type Configs struct {
 	tablets map[string]*TabletConfig
 	// self maps a source to the tablet server uuid its own prefixes show,
@@ -237,6 +236,10 @@ type ReplicaConfig struct {
 	// landed there (an RBS that finished) and every later Holds only
 	// confirms it.
 	HoldsSince *ConfigMark
+	// ReportedGone is the last tablet report of the replica made after a
+	// delete of it took effect: a tombstoned replica's consensus state,
+	// which proves no data.
+	ReportedGone *ConfigMark
 	// Outside is the last line showing the replica out of the tablet's
 	// config when the config itself is not in the logs (a DeleteTablet
 	// reason, a master delete).
@@ -257,6 +260,17 @@ type ReplicaConfig struct {
 // HoldsData reports whether, at this point of the timeline, the replica
 // holds the tablet's data.
 func (r *ReplicaConfig) HoldsData() bool { return r.Holds.After(r.Gone) }
+
+// LastEffectiveDelete returns the latest delete of the replica that took
+// effect, or nil.
+func (r *ReplicaConfig) LastEffectiveDelete() *DeleteAttempt {
+	for i := len(r.Deletes) - 1; i >= 0; i-- {
+		if r.Deletes[i].Effective {
+			return r.Deletes[i]
+		}
+	}
+	return nil
+}
 
 // Session returns the latest RBS session, or nil.
 func (r *ReplicaConfig) Session() *RBSSession {
@@ -451,6 +465,17 @@ func (c *Configs) Apply(e parse.Event) {
 		if peer != "" {
 			r := t.Replica(peer)
 			r.LastReport = &ReplicaReport{Config: ev.Config, At: c.mark(ev, "report")}
+			if r.Gone.After(r.Holds) {
+				// A tombstoned replica keeps its consensus metadata (it
+				// may still vote) and goes on reporting it: a report says
+				// nothing of data that a delete of it already removed.
+				// Only a line that shows the data again (a finished
+				// remote bootstrap, the tablet running, the master
+				// giving its delete up) outweighs that delete.
+				m := c.mark(ev, "reported its consensus state after its delete "+r.Gone.Pos.String())
+				r.ReportedGone = &m
+				break
+			}
 			c.holds(r, ev, "reported the tablet to the master")
 		}
 	case *yb.DeleteTablet:
@@ -689,7 +714,11 @@ func (t *TabletConfig) Lines(r *ReplicaConfig) []string {
 	if r.HoldsData() {
 		out = append(out, "holds data: yes, "+r.Holds.String())
 	} else if r.Gone != nil {
-		out = append(out, "holds data: no, deleted "+r.Gone.Pos.String())
+		s := "holds data: no, deleted " + r.Gone.Pos.String()
+		if r.ReportedGone.After(r.Gone) {
+			s += fmt.Sprintf("; reported after that (%s), as a tombstoned replica does", r.ReportedGone.Pos)
+		}
+		out = append(out, s)
 	} else {
 		out = append(out, "holds data: not seen")
 	}

@@ -11,11 +11,19 @@ import (
 	"github.com/logsleuth/logsleuth/parse/yb"
 )
 
-// applyRaft folds the Raft and lease events that applyRole does not. The
-// cross-peer Raft view lives in Raft, which needs RoleChange too and so is
-// fed as a whole by its owner (the rule pack) rather than from here; until
-// State holds a *Raft itself this stays empty.
-func (s *State) applyRaft(r *Replica, e yb.Event) {}
+// applyRaft folds an event into the cross-peer Raft view. A step that
+// shows a break, and every revocation, keeps the replica's MVCC lines as
+// they stood before the event, for the finding that cites it.
+func (s *State) applyRaft(r *Replica, e yb.Event) Step {
+	st := s.raft.Apply(e)
+	if st.Before != nil || st.Revocation != nil {
+		st.Replica = r.Lines()
+	}
+	if st.Revocation != nil {
+		st.Revocation.Replica = st.Replica
+	}
+	return st
+}
 
 // Raft is what every peer's log says about Raft leadership and leader
 // leases, per tablet: the leader of each term, each peer's term and role
@@ -45,6 +53,9 @@ type TabletRaft struct {
 	// order. MVCC dump leases stay in State.Leases.
 	Leases      []LeaseFact
 	Revocations []Revocation
+	// FailedStepDowns are the master's step-downs that came back with an
+	// error, in timeline order.
+	FailedStepDowns []FailedStepDown
 	// Attempts are election attempts, one per peer burst of start lines.
 	Attempts []Attempt
 	// NoOps are the NO_OPs leaders sent, by op id: the first write of a
@@ -108,11 +119,17 @@ type Leadership struct {
 	Since From
 	At    time.Time
 	Timed bool
+	// By says whose word Since is when it is not a peer's log: "master"
+	// for the master's reading of a tablet report.
+	By    string
 	Ended bool
-	// EndAt and EndFrom are the line that showed it gave up.
+	// EndAt and EndFrom are the line that showed it gave up; EndBy is
+	// "master" when that line is the master's (a step-down it asked for
+	// and heard back about), which the peer's own later lines outweigh.
 	EndAt   time.Time
 	EndFrom From
 	EndHow  string
+	EndBy   string
 }
 
 // VoteRec is a real vote granted.
@@ -192,8 +209,10 @@ type Revocation struct {
 	At        time.Time
 	Timed     bool
 	From      From
-	// Before is the revoking peer's Raft state just before the line.
-	Before []string
+	// Before is the revoking peer's Raft state just before the line, and
+	// Replica its MVCC state then.
+	Before  []string
+	Replica []string
 }
 
 // Attempt is one election attempt by one peer: the burst of lines
@@ -251,8 +270,10 @@ type Step struct {
 	// Revocation is set for a lease revocation.
 	Revocation *Revocation
 	// Before is the peer's Raft state before the event, filled only when
-	// the step shows a break (so findings can show it).
-	Before []string
+	// the step shows a break (so findings can show it); Replica is its
+	// MVCC state then (State.Apply fills it, Raft.Apply alone does not).
+	Before  []string
+	Replica []string
 }
 
 // Tablet returns tablet's history, or nil.
@@ -328,6 +349,14 @@ func (t *TabletRaft) Votes(term int64) []VoteRec {
 func (r *Raft) Apply(e yb.Event) Step {
 	rep := e.Rep()
 	st := Step{Tablet: rep.Tablet, Peer: rep.Peer, Led: -1, Term: -1, High: -1}
+	switch ev := e.(type) {
+	case *yb.TabletReport:
+		// The master's reading of a report: the reporter's prefix says
+		// nothing of its own term (a master line has none).
+		return r.report(ev, st)
+	case *yb.MasterStepDown:
+		return r.masterStepDown(ev, st)
+	}
 	if rep.Tablet == "" || rep.Peer == "" {
 		return st
 	}
@@ -588,6 +617,12 @@ func (r *Raft) claim(t *TabletRaft, p *PeerRaft, term int64, at time.Time, timed
 	p.Leading = term
 	if term > p.LastLed {
 		p.LastLed = term
+	}
+	if l := t.Leadership(p.Peer, term); l != nil && l.Ended && l.EndBy == masterWord && (!timed || !l.EndAt.After(at)) {
+		// The peer's own line shows it leading on after the master
+		// heard it had stepped down: its own word outweighs the master's.
+		l.Ended, l.EndAt, l.EndFrom, l.EndHow, l.EndBy = false, time.Time{}, From{}, "", ""
+		t.row(at, timed, p.Peer, term, "leader", fmt.Sprintf("still leads term %d by its own log", term), from)
 	}
 	t.lead(p.Peer, term, at, timed, from, st, before)
 }

@@ -125,18 +125,32 @@ type Replica struct {
 	dumpSource string
 }
 
-// State is every replica's state, keyed by tablet and peer.
+// State is everything the YugabyteDB logs showed, folded into one place:
+// every replica's MVCC state keyed by tablet and peer, the cross-peer Raft
+// view (terms, leaders, votes, leases), each tablet's Raft config and
+// remote bootstrap history, and the writes a leader made at a hybrid time.
+// Rules read it; only Apply changes it.
 type State struct {
 	replicas map[Key]*Replica
 	// leases holds, per tablet, the highest ht lease expiry seen for each
 	// leader term, from any peer's log.
-	leases map[string]map[int64]*Lease
+	leases  map[string]map[int64]*Lease
+	raft    *Raft
+	configs *Configs
+	writes  map[string][]Write
 }
 
 // New returns an empty state.
 func New() *State {
-	return &State{replicas: map[Key]*Replica{}, leases: map[string]map[int64]*Lease{}}
+	return &State{replicas: map[Key]*Replica{}, leases: map[string]map[int64]*Lease{},
+		raft: NewRaft(), configs: NewConfigs(), writes: map[string][]Write{}}
 }
+
+// Raft is the cross-peer Raft and lease view folded so far.
+func (s *State) Raft() *Raft { return s.raft }
+
+// Configs is the Raft config and remote bootstrap state folded so far.
+func (s *State) Configs() *Configs { return s.configs }
 
 // Replica returns the replica for k, creating it.
 func (s *State) Replica(k Key) *Replica {
@@ -192,19 +206,42 @@ func FromItem(src string, it yb.Item) From {
 	return From{Pos: parse.Pos{Source: src, Line: it.Line}, Text: it.Text}
 }
 
-// Apply folds one event into the state.
-func (s *State) Apply(e parse.Event) {
+// Apply folds one event into the state and returns what it meant to the
+// Raft view, against the state before it (see Step).
+func (s *State) Apply(e parse.Event) Step { return s.ApplyEach(e, nil) }
+
+// ApplyEach is Apply, calling each (when not nil) before every entry of an
+// MVCC dump is folded in, so a rule can judge the entry against the
+// replica as it stood just before it.
+func (s *State) ApplyEach(e parse.Event, each func(r *Replica, from From, it yb.Item)) Step {
 	ye, ok := e.(yb.Event)
 	if !ok {
-		return
+		return Step{Led: -1, Term: -1, High: -1}
 	}
 	r := s.Replica(KeyOf(ye))
+	var st Step
+	switch ye.(type) {
+	case *yb.MvccDump, *yb.HTTooLow, *yb.CheckFailed, *yb.OpSequence,
+		*yb.FollowerSafeTimeBack, *yb.LeaderSafeTimeBack, *yb.MvccFatal:
+		// MVCC lines: the Raft and config views do not read them.
+		st = Step{Tablet: ye.Rep().Tablet, Peer: ye.Rep().Peer, Led: -1, Term: -1, High: -1}
+		s.noteWrites(r, ye)
+	default:
+		// The replica's MVCC lines are taken as they stood before the
+		// event: the event's own term and role are folded in below.
+		st = s.applyRaft(r, ye)
+		s.applyConfig(r, ye)
+	}
 	s.ObserveRole(r, ye)
 	switch ev := ye.(type) {
 	case *yb.MvccDump:
 		r.BeginDump(ev)
 		for _, it := range ev.Items {
-			s.ApplyItem(r, FromItem(ev.Pos.Source, it), it)
+			from := FromItem(ev.Pos.Source, it)
+			if each != nil {
+				each(r, from, it)
+			}
+			s.ApplyItem(r, from, it)
 		}
 	case *yb.RoleChange:
 		s.applyRole(r, ev)
@@ -212,10 +249,8 @@ func (s *State) Apply(e parse.Event) {
 		r.Mvcc.Propagated.raise(ev.Old, fromEvent(ev))
 	case *yb.LeaderSafeTimeBack:
 		r.Mvcc.Propagated.raise(ev.Propagated, fromEvent(ev))
-	default:
-		s.applyRaft(r, ye)
-		s.applyConfig(r, ye)
 	}
+	return st
 }
 
 // ObserveRole takes the term and role a line's prefix printed.

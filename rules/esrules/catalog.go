@@ -13,6 +13,7 @@ const (
 	AckedLost          = "es/write/acked-lost"
 	CheckpointMismatch = "es/translog/checkpoint-mismatch"
 	SyncIDDocCount     = "es/syncid/doc-count-divergence"
+	NodeNameReused     = "es/cluster/node-name-reused"
 )
 
 var catalog = []rules.Rule{
@@ -116,6 +117,19 @@ var catalog = []rules.Rule{
 			"counts are not identical: one of them lost or gained writes, and recovery refuses to proceed.",
 		Example:  "java.lang.IllegalStateException: try to recover [test-20181128][2] from primary shard with sync id but number of docs differ: 59432 (10.1.1.189, primary) vs 60034(10.1.1.190)",
 		Upstream: []string{"https://github.com/elastic/elasticsearch/issues/36106", "https://github.com/elastic/elasticsearch/issues/21893"},
+	},
+	{
+		ID:       NodeNameReused,
+		Title:    "One node name for two node ids",
+		Severity: rules.Note,
+		Explain: "Elasticsearch names a node in its log lines by its node name, but a shard copy lives in the data path of " +
+			"a node id: a node restarted with an empty data path gets a new id, and two clusters' logs may use one name " +
+			"for two different nodes. logsleuth keys copies by node id (the allocation id where a line prints one) and " +
+			"keeps the name for display; this note lists the names the node lines gave more than one id, with the lines, " +
+			"so a reader knows their copies are kept apart. A line of a log that printed no node lines of its own is " +
+			"placed on the id the latest node line gave the name.",
+		Example: "    {node_t1}{ArcKsewYTwm7IlIhKZVWtQ}{diIIW2TmROeYCHx484oJkg}{127.0.0.1}{127.0.0.1:30110}\n" +
+			"    {node_t1}{Q1nV3UjxT0uPZc4Wl8l2Fw}{k9m2tB7aQ8mA0pX7rRr6Ew}{127.0.0.1}{127.0.0.1:30110}",
 	},
 }
 

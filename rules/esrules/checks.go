@@ -17,7 +17,7 @@ func (p *Pack) opConflict(ev *es.Op) {
 	if !ok || ev.SeqNo < 0 || ev.Done {
 		return
 	}
-	c := p.st.Lookup(id, ev.Node)
+	c := p.st.LookupFor(id, ev, ev.Node)
 	if c == nil {
 		return
 	}
@@ -59,7 +59,7 @@ func (p *Pack) tracker(ev *es.Tracker) {
 	if sh == nil {
 		return
 	}
-	c := p.st.Lookup(id, ev.Node)
+	c := p.st.LookupFor(id, ev, ev.Node)
 	switch ev.What {
 	case es.TrackReplicaGCP:
 		if c == nil || !c.InSync || c.Recovering() {
@@ -110,7 +110,7 @@ func (p *Pack) seqNoStats(ev *es.SeqNoStats) {
 	if !ok {
 		return
 	}
-	c := p.st.Lookup(id, ev.Node)
+	c := p.st.LookupFor(id, ev, ev.Node)
 	switch {
 	case ev.Stats != nil:
 		if c == nil || !c.InSync || c.Recovering() || ev.Stats.GlobalCheckpoint <= ev.Stats.LocalCheckpoint {
@@ -151,7 +151,7 @@ func (p *Pack) seqNoStatsMismatch(ev *es.SeqNoStatsMismatch) {
 	n := id.Shard
 	subj := rules.Subject{System: "es", Index: id.Index, Shard: &n, Node: node, Allocation: ev.Routing.AllocationID}
 	var state []string
-	if c := p.st.Lookup(id, node); c != nil {
+	if c := p.st.Lookup(id, ev.Routing.Node); c != nil {
 		state = c.Lines()
 	}
 	p.add(GCPAboveLCP, rules.Confirmed, subj,

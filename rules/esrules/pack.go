@@ -27,9 +27,11 @@ type Pack struct {
 	missing []*missingDoc
 }
 
+// copyKey names a copy as replay keys it (esstate.Copy.Key): the node id
+// where known, else the node name.
 type copyKey struct {
 	shard esstate.ShardID
-	node  string
+	key   string
 }
 
 type judgedKey struct {
@@ -51,6 +53,16 @@ type lostDoc struct {
 	recovery esstate.Ref
 	cause    *rules.Finding
 	reported bool
+	// seen are the other copies whose op lines showed the doc when the
+	// loss was found: what the log proves of where it was written.
+	seen []docSeen
+}
+
+// docSeen is one copy's op line for a lost doc.
+type docSeen struct {
+	node    string
+	primary bool
+	at      esstate.Ref
 }
 
 type missingDoc struct {
@@ -142,6 +154,7 @@ func (p *Pack) Finish() []rules.Finding {
 	p.tieMissing()
 	p.reportLost()
 	p.confirm()
+	p.nameReuses()
 	out := make([]rules.Finding, len(p.findings))
 	for i, f := range p.findings {
 		out[i] = *f
@@ -157,7 +170,7 @@ func lessKey(a, b copyKey) bool {
 	if a.shard.Shard != b.shard.Shard {
 		return a.shard.Shard < b.shard.Shard
 	}
-	return a.node < b.node
+	return a.key < b.key
 }
 
 func (p *Pack) add(rule string, origin rules.Origin, subj rules.Subject, msg string, ev []rules.Evidence, facts map[string]string, state []string) *rules.Finding {
@@ -186,15 +199,17 @@ func own(f *rules.Finding) {
 // reported files a break the database asserted itself.
 func (p *Pack) reported(rule string, e parse.Event, w es.Where, alloc, msg string, facts map[string]string) *rules.Finding {
 	var state []string
+	subj := subject(w, alloc)
 	if id, ok := shardOf(w); ok {
-		if c := p.st.Lookup(id, w.Node); c != nil {
+		if c := p.st.LookupFor(id, e, w.Node); c != nil {
 			state = c.Lines()
 			if alloc == "" {
-				alloc = c.AllocID
+				subj.Allocation = c.AllocID
 			}
+			subj.NodeID = c.NodeID
 		}
 	}
-	return p.add(rule, rules.Reported, subject(w, alloc), msg, []rules.Evidence{rules.Cite(e)}, facts, state)
+	return p.add(rule, rules.Reported, subj, msg, []rules.Evidence{rules.Cite(e)}, facts, state)
 }
 
 func shardOf(w es.Where) (esstate.ShardID, bool) {
@@ -212,7 +227,7 @@ func subject(w es.Where, alloc string) rules.Subject {
 
 func copySubject(c *esstate.Copy) rules.Subject {
 	n := c.Shard.Shard
-	return rules.Subject{System: "es", Index: c.Shard.Index, Shard: &n, Node: c.Node, Allocation: c.AllocID}
+	return rules.Subject{System: "es", Index: c.Shard.Index, Shard: &n, Node: c.Node, NodeID: c.NodeID, Allocation: c.AllocID}
 }
 
 func cite(r esstate.Ref) rules.Evidence {
@@ -288,4 +303,19 @@ func checkpointDiff(a, b string) string {
 		return "no field differs"
 	}
 	return strings.Join(out, ", ")
+}
+
+// nameReuses notes the node names the node lines gave more than one id.
+func (p *Pack) nameReuses() {
+	for _, r := range p.st.NameReuses {
+		var ids []string
+		var ev []rules.Evidence
+		for i, id := range r.IDs {
+			ids = append(ids, fmt.Sprintf("%s (%s)", id, r.At[i]))
+			ev = append(ev, cite(r.At[i]))
+		}
+		p.add(NodeNameReused, rules.Derived, rules.Subject{System: "es", Node: r.Name},
+			fmt.Sprintf("node name %s names %d node ids: %s; the shard copies on each id are kept apart", r.Name, len(r.IDs), strings.Join(ids, ", ")),
+			ev, map[string]string{"node_ids": strings.Join(r.IDs, ",")}, nil)
+	}
 }

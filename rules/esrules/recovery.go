@@ -2,6 +2,7 @@ package esrules
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/logsleuth/logsleuth/parse"
@@ -21,7 +22,7 @@ func (p *Pack) translogCheckpoint(ev *es.TranslogCheckpoint) {
 	if !ok {
 		return
 	}
-	c := p.st.Lookup(id, ev.Node)
+	c := p.st.LookupFor(id, ev, ev.Node)
 	ck := ev.Checkpoint
 	if v := ck.Violations(); len(v) > 0 {
 		var state []string
@@ -49,7 +50,7 @@ func (p *Pack) translogCheckpoint(ev *es.TranslogCheckpoint) {
 	if len(stale) == 0 {
 		return
 	}
-	k := copyKey{id, ev.Node}
+	k := copyKey{id, p.st.CopyKey(ev.Info().Pos.Source, ev.Node)}
 	if _, ok := p.suspects[k]; !ok {
 		p.suspects[k] = &suspect{at: ev, gcp: ck.GlobalCheckpoint, stale: stale, state: c.Lines(), copy: c}
 	}
@@ -68,8 +69,8 @@ func (p *Pack) recoveryCommits(ev *es.RecoveryCommits) {
 	if !ok {
 		return
 	}
-	k := copyKey{id, ev.Node}
-	c := p.st.Lookup(id, ev.Node)
+	k := copyKey{id, p.st.CopyKey(ev.Info().Pos.Source, ev.Node)}
+	c := p.st.LookupFor(id, ev, ev.Node)
 	safe := ev.Safe
 	var reasons []string
 	var evidence []rules.Evidence
@@ -184,14 +185,14 @@ func (p *Pack) noteLost(k copyKey, c *esstate.Copy, stale []esstate.OpRef, lcp i
 		if !ok || live.Doc == o.Doc || live.Doc == "" {
 			continue
 		}
-		p.lost[k] = append(p.lost[k], &lostDoc{key: k, op: esstate.LostOp{Primary: live, Stale: o}, recovery: at, cause: cause})
+		p.lost[k] = append(p.lost[k], &lostDoc{key: k, op: esstate.LostOp{Primary: live, Stale: o}, recovery: at, cause: cause, seen: seenOn(sh, c, live)})
 	}
 }
 
 // opsStart judges an ops-based recovery's starting seq# against the
 // suspect stale commit and the safe commit.
 func (p *Pack) opsStart(e parse.Event, c *esstate.Copy, start int64) {
-	k := copyKey{c.Shard, c.Node}
+	k := copyKey{c.Shard, c.Key}
 	r := c.Recovery()
 	if r != nil && r.Kind == "file" {
 		delete(p.suspects, k)
@@ -236,9 +237,9 @@ func (p *Pack) fireSuspect(k copyKey, at parse.Event, covered []esstate.OpRef, l
 	}
 	oldTerm := stale[0].Term
 	msg := fmt.Sprintf("%s %s reopened for peer recovery with persisted global checkpoint %d while its store may still hold ops %s written under term %d",
-		k.node, k.shard, s.gcp, opsText(stale), oldTerm)
+		c.Node, k.shard, s.gcp, opsText(stale), oldTerm)
 	if stale[0].Isolated {
-		msg += " while " + k.node + " was partitioned"
+		msg += " while " + c.Node + " was partitioned"
 	}
 	msg += fmt.Sprintf(" and abandoned when the primary moved (%s): a commit holding them has max_seq_no <= %d and qualifies as the safe commit", c.StaleSince, s.gcp)
 	ev := []rules.Evidence{}
@@ -271,13 +272,13 @@ func (p *Pack) recoveryTarget(ev *es.RecoveryTarget) {
 	if !ok {
 		return
 	}
-	c := p.st.Lookup(id, ev.Node)
+	c := p.st.LookupFor(id, ev, ev.Node)
 	if c == nil {
 		return
 	}
 	switch ev.Step {
 	case es.TargetFileBased:
-		delete(p.suspects, copyKey{id, ev.Node})
+		delete(p.suspects, copyKey{id, c.Key})
 	case es.TargetSeqNo:
 		p.opsStart(ev, c, ev.Start)
 	case es.TargetDone:
@@ -290,14 +291,14 @@ func (p *Pack) recoverySource(ev *es.RecoverySource) {
 	if !ok || ev.Target == "" {
 		return
 	}
-	c := p.st.Lookup(id, ev.Target)
+	c := p.st.LookupFor(id, ev, ev.Target)
 	if c == nil {
 		return
 	}
 	r := c.Recovery()
 	switch ev.Step {
 	case es.StepPhase1Files:
-		delete(p.suspects, copyKey{id, ev.Target})
+		delete(p.suspects, copyKey{id, c.Key})
 	case es.StepSeqNoStart:
 		p.opsStart(ev, c, ev.Start)
 	case es.StepPhase2Send:
@@ -318,10 +319,20 @@ func (p *Pack) recoverySource(ev *es.RecoverySource) {
 			evidence = append(evidence, cite(r.Started))
 		}
 		if len(reasons) > 0 {
+			// The ops the target lacks: from the safe commit's lcp+1 (or
+			// the requested start) to the first one sent.
+			need := ev.Start - 1
+			if r.Safe != nil && r.Safe.LocalCheckpoint+1 < ev.Start {
+				need = r.Safe.LocalCheckpoint + 1
+			} else if r.Kind == "ops" && r.Start != esstate.Unknown && r.Start < ev.Start {
+				need = r.Start
+			}
+			facts := map[string]string{"start": fmt.Sprint(ev.Start), "required_from": fmt.Sprint(ev.ReqFrom), "required_to": fmt.Sprint(ev.ReqTo)}
+			retained, rev := retainedText(r, need, ev.Start-1, facts)
 			p.add(OpsRange, rules.Derived, copySubject(c),
-				fmt.Sprintf("ops-based recovery of %s %s from %s sends from #%d but %s", c.Node, id, ev.Node, ev.Start, strings.Join(reasons, "; ")),
-				append([]rules.Evidence{rules.Cite(ev)}, evidence...),
-				map[string]string{"start": fmt.Sprint(ev.Start), "required_from": fmt.Sprint(ev.ReqFrom), "required_to": fmt.Sprint(ev.ReqTo)}, c.Lines())
+				fmt.Sprintf("ops-based recovery of %s %s from %s sends from #%d but %s; %s", c.Node, id, ev.Node, ev.Start, strings.Join(reasons, "; "), retained),
+				append(append([]rules.Evidence{rules.Cite(ev)}, evidence...), rev...),
+				facts, c.Lines())
 		}
 	case es.StepFinalize:
 		p.checkRange(ev, c)
@@ -363,11 +374,12 @@ func (p *Pack) checkRange(e parse.Event, c *esstate.Copy) {
 	for i, q := range shown {
 		parts[i] = fmt.Sprintf("#%d", q)
 	}
+	facts := map[string]string{"required_from": fmt.Sprint(r.ReqFrom), "required_to": fmt.Sprint(r.ReqTo), "missing": fmt.Sprint(len(missing)), "first_missing": fmt.Sprint(missing[0])}
+	retained, rev := retainedText(r, missing[0], missing[len(missing)-1], facts)
 	p.add(OpsRange, rules.Derived, copySubject(c),
-		fmt.Sprintf("recovery of %s %s finished without %d op(s) of its required range [%d:%d]: %s", c.Node, c.Shard, len(missing), r.ReqFrom, r.ReqTo, strings.Join(parts, ", ")),
-		[]rules.Evidence{rules.Cite(e), cite(r.Phase2)},
-		map[string]string{"required_from": fmt.Sprint(r.ReqFrom), "required_to": fmt.Sprint(r.ReqTo), "missing": fmt.Sprint(len(missing)), "first_missing": fmt.Sprint(missing[0])},
-		c.Lines())
+		fmt.Sprintf("recovery of %s %s finished without %d op(s) of its required range [%d:%d]: %s; %s", c.Node, c.Shard, len(missing), r.ReqFrom, r.ReqTo, strings.Join(parts, ", "), retained),
+		append([]rules.Evidence{rules.Cite(e), cite(r.Phase2)}, rev...),
+		facts, c.Lines())
 }
 
 // commitPolicy checks CombinedDeletionPolicy's choice while the copy
@@ -378,7 +390,7 @@ func (p *Pack) commitPolicy(ev *es.CommitPolicy) {
 	if !ok || ev.Action != "safe" {
 		return
 	}
-	c := p.st.Lookup(id, ev.Node)
+	c := p.st.LookupFor(id, ev, ev.Node)
 	if c == nil || !c.Recovering() {
 		return
 	}
@@ -403,5 +415,65 @@ func (p *Pack) commitPolicy(ev *es.CommitPolicy) {
 	if r := c.Recovery(); r != nil {
 		p.judged[judgedKey{UnsafeSafeCommit, r.Started}] = true
 	}
-	delete(p.suspects, copyKey{id, ev.Node})
+	delete(p.suspects, copyKey{id, c.Key})
+}
+
+// retainedText says whether the history the recovery's source said it
+// retained covered the ops from..to (the ones at issue), with the lines
+// that show it, and records the answer in facts["retained_history"]:
+// "covered", "not covered" or "not shown".
+func retainedText(r *esstate.Recovery, from, to int64, facts map[string]string) (string, []rules.Evidence) {
+	h := r.Retained
+	span := fmt.Sprintf("#%d", from)
+	if to > from {
+		span = fmt.Sprintf("#%d..#%d", from, to)
+	}
+	if h == nil {
+		facts["retained_history"] = "not shown"
+		return "no line shows what history the source retained, so whether it could have sent " + span + " is unknown", nil
+	}
+	ev := []rules.Evidence{cite(h.At)}
+	if h.Decided {
+		ev = append(ev, cite(h.DecidedAt))
+	}
+	switch {
+	case !h.Decided:
+		facts["retained_history"] = "not shown"
+		return fmt.Sprintf("the source checked its retained history (%s) but no line shows the outcome, so whether it held %s is unknown", h.At, span), ev
+	case !h.Covered:
+		facts["retained_history"] = "not covered"
+		return fmt.Sprintf("the source's retained history did not cover the range it tested (%s): it went file-based (%s)", h.At, h.DecidedAt), ev
+	case h.From > from:
+		facts["retained_history"] = "not covered"
+		return fmt.Sprintf("the retained history the source checked starts at #%d (%s), so it does not cover %s", h.From, h.At, span), ev
+	case h.By == "translog" && h.To < to:
+		facts["retained_history"] = "not covered"
+		return fmt.Sprintf("the retained history the source checked, [%d, %d] (%s), ends before #%d", h.From, h.To, h.At, to), ev
+	case h.By == "translog":
+		facts["retained_history"] = "covered"
+		return fmt.Sprintf("the source's translog held every op of [%d, %d] when it chose the ops-based recovery (%s, %s), so %s was there to send", h.From, h.To, h.At, h.DecidedAt, span), ev
+	default:
+		facts["retained_history"] = "covered"
+		return fmt.Sprintf("the source's history from #%d was complete and retained by %s when it chose the ops-based recovery (%s, %s), so %s was there to send", h.From, h.By, h.At, h.DecidedAt, span), ev
+	}
+}
+
+// seenOn lists the copies other than lost whose op lines hold op's doc at
+// its seq# (a 6.x primary's line, which prints no seq#, at any estimated
+// one), primary first.
+func seenOn(sh *esstate.Shard, lost *esstate.Copy, op esstate.OpRef) []docSeen {
+	var out []docSeen
+	for _, cc := range sh.CopiesSorted() {
+		if cc == lost {
+			continue
+		}
+		for o := range cc.Ops.All() {
+			if o.Doc == op.Doc && (o.Seq == op.Seq || o.Estimated) {
+				out = append(out, docSeen{node: cc.Node, primary: cc.Key == sh.Primary, at: o.At})
+				break
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].primary && !out[j].primary })
+	return out
 }

@@ -46,8 +46,8 @@ func TestSeedSplitAcrossNodeLogs(t *testing.T) {
 		got = append(got, f.Evidence[0].Source+" "+f.Rule+" "+string(f.Origin)+" "+f.Subject.String())
 	}
 	assert.ElementsMatch(t, []string{
-		"node_t1.log es/recovery/unsafe-safe-commit derived [test][1] node node_t1 allocation iacEaYncREiChRxXc7HFEA",
-		"node_t1.log es/write/acked-lost derived [test][1] node node_t1 allocation iacEaYncREiChRxXc7HFEA",
-		"runner.log es/write/acked-lost confirmed [test][1] node node_t1 allocation iacEaYncREiChRxXc7HFEA",
+		"node_t1.log es/recovery/unsafe-safe-commit derived [test][1] node node_t1 node id ArcKsewYTwm7IlIhKZVWtQ allocation iacEaYncREiChRxXc7HFEA",
+		"node_t1.log es/write/acked-lost derived [test][1] node node_t1 node id ArcKsewYTwm7IlIhKZVWtQ allocation iacEaYncREiChRxXc7HFEA",
+		"runner.log es/write/acked-lost confirmed [test][1] node node_t1 node id ArcKsewYTwm7IlIhKZVWtQ allocation iacEaYncREiChRxXc7HFEA",
 	}, got, formatFindings(fs))
 }

@@ -3,18 +3,20 @@ package esrules
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/logsleuth/logsleuth/parse/es"
-	"github.com/logsleuth/logsleuth/replay/esstate"
 	"github.com/logsleuth/logsleuth/rules"
 )
 
 // docMissing files the test's report of a lost acknowledged doc, confirmed
 // when replay already found the recovery that left it out.
 func (p *Pack) docMissing(ev *es.DocMissing) {
-	facts := map[string]string{"doc": ev.DocID, "indexed_via": ev.Via, "checked_via": ev.Checked}
+	facts := map[string]string{"doc": ev.DocID, "indexed_via": ev.Via, "checked_via": ev.Checked,
+		// The disruption tests check only the docs the cluster acknowledged.
+		"acknowledged": "by the test's assertion " + rules.Cite(ev).Source + ":" + fmt.Sprint(rules.Cite(ev).Line)}
 	for _, k := range p.lostKeys() {
-		if k.node != ev.Checked {
+		if c := p.st.Lookup(k.shard, k.key); c == nil || c.Node != ev.Checked {
 			continue
 		}
 		for _, l := range p.lost[k] {
@@ -22,13 +24,13 @@ func (p *Pack) docMissing(ev *es.DocMissing) {
 				continue
 			}
 			l.reported = true
-			c := p.st.Lookup(k.shard, k.node)
+			c := p.st.Lookup(k.shard, k.key)
 			facts["seq_no"] = fmt.Sprint(l.op.Primary.Seq)
 			facts["stale_doc"] = l.op.Stale.Doc
 			facts["recovery_at"] = l.recovery.String()
 			p.add(AckedLost, rules.Confirmed, copySubject(c),
 				fmt.Sprintf("doc %s, acknowledged via %s, is missing on %s %s: the recovery at %s started above #%d, where the copy's commit held doc %s from term %d instead of doc %s from term %d",
-					ev.DocID, ev.Via, k.node, k.shard, l.recovery, l.op.Primary.Seq, l.op.Stale.Doc, l.op.Stale.Term, ev.DocID, l.op.Primary.Term),
+					ev.DocID, ev.Via, c.Node, k.shard, l.recovery, l.op.Primary.Seq, l.op.Stale.Doc, l.op.Stale.Term, ev.DocID, l.op.Primary.Term),
 				[]rules.Evidence{rules.Cite(ev), cite(l.recovery), cite(l.op.Primary.At), cite(l.op.Stale.At)}, facts, c.Lines())
 			return
 		}
@@ -54,7 +56,7 @@ func (p *Pack) docMissing(ev *es.DocMissing) {
 // report can sort before the logs that explain it.
 func (p *Pack) confirmMissing(m *missingDoc) bool {
 	for _, k := range p.lostKeys() {
-		if k.node != m.ev.Checked {
+		if c := p.st.Lookup(k.shard, k.key); c == nil || c.Node != m.ev.Checked {
 			continue
 		}
 		for _, l := range p.lost[k] {
@@ -62,14 +64,14 @@ func (p *Pack) confirmMissing(m *missingDoc) bool {
 				continue
 			}
 			l.reported = true
-			c := p.st.Lookup(k.shard, k.node)
+			c := p.st.Lookup(k.shard, k.key)
 			f := m.f
 			f.Origin, f.Subject, f.State = rules.Confirmed, copySubject(c), c.Lines()
 			f.Facts["seq_no"] = fmt.Sprint(l.op.Primary.Seq)
 			f.Facts["stale_doc"] = l.op.Stale.Doc
 			f.Facts["recovery_at"] = l.recovery.String()
 			f.Message = fmt.Sprintf("doc %s, acknowledged via %s, is missing on %s %s: the recovery at %s started above #%d, where the copy's commit held doc %s from term %d instead of doc %s from term %d",
-				m.ev.DocID, m.ev.Via, k.node, k.shard, l.recovery, l.op.Primary.Seq, l.op.Stale.Doc, l.op.Stale.Term, m.ev.DocID, l.op.Primary.Term)
+				m.ev.DocID, m.ev.Via, c.Node, k.shard, l.recovery, l.op.Primary.Seq, l.op.Stale.Doc, l.op.Stale.Term, m.ev.DocID, l.op.Primary.Term)
 			f.Evidence = dedupe(append(f.Evidence, cite(l.recovery), cite(l.op.Primary.At), cite(l.op.Stale.At)))
 			own(f)
 			m.tied = true
@@ -137,19 +139,49 @@ func (p *Pack) reportLost() {
 			if l.reported {
 				continue
 			}
-			c := p.st.Lookup(k.shard, k.node)
+			c := p.st.Lookup(k.shard, k.key)
 			var state []string
 			if l.cause != nil {
 				state = l.cause.State
 			}
+			facts := map[string]string{"doc": l.op.Primary.Doc, "seq_no": fmt.Sprint(l.op.Primary.Seq), "stale_doc": l.op.Stale.Doc, "recovery_at": l.recovery.String()}
+			proof, ev := writeProof(l, facts)
 			p.add(AckedLost, rules.Derived, copySubject(c),
-				fmt.Sprintf("doc %s (#%d, term %d) is missing on %s %s: the recovery at %s started above #%d, where the copy's commit held doc %s from term %d",
-					l.op.Primary.Doc, l.op.Primary.Seq, l.op.Primary.Term, k.node, k.shard, l.recovery, l.op.Primary.Seq, l.op.Stale.Doc, l.op.Stale.Term),
-				[]rules.Evidence{cite(l.recovery), cite(l.op.Primary.At), cite(l.op.Stale.At)},
-				map[string]string{"doc": l.op.Primary.Doc, "seq_no": fmt.Sprint(l.op.Primary.Seq), "stale_doc": l.op.Stale.Doc, "recovery_at": l.recovery.String()},
-				state)
+				fmt.Sprintf("doc %s (#%d, term %d) is missing on %s %s: the recovery at %s started above #%d, where the copy's commit held doc %s from term %d; %s",
+					l.op.Primary.Doc, l.op.Primary.Seq, l.op.Primary.Term, c.Node, k.shard, l.recovery, l.op.Primary.Seq, l.op.Stale.Doc, l.op.Stale.Term, proof),
+				append([]rules.Evidence{cite(l.recovery), cite(l.op.Primary.At), cite(l.op.Stale.At)}, ev...),
+				facts, state)
 		}
 	}
 }
 
-var _ = esstate.Unknown
+// writeProof says what the log proves of a lost doc's write, and only
+// that: the primary's op line, the other copies that applied it, and that
+// no line shows the client was acknowledged (only a test's assertion, or
+// the client's own log, could). It records the same in facts.
+func writeProof(l *lostDoc, facts map[string]string) (string, []rules.Evidence) {
+	var ev []rules.Evidence
+	var primary string
+	var others []string
+	for _, s := range l.seen {
+		ev = append(ev, cite(s.at))
+		if s.primary && primary == "" {
+			primary = fmt.Sprintf("%s (%s)", s.node, s.at)
+			continue
+		}
+		others = append(others, fmt.Sprintf("%s (%s)", s.node, s.at))
+	}
+	var parts []string
+	if primary != "" {
+		parts = append(parts, "indexed on the primary "+primary)
+		facts["indexed_on"] = primary
+	} else {
+		parts = append(parts, "no line of the primary's shows it indexed")
+	}
+	if len(others) > 0 {
+		parts = append(parts, fmt.Sprintf("applied on %d other copy(ies): %s", len(others), strings.Join(others, ", ")))
+		facts["applied_on"] = strings.Join(others, ", ")
+	}
+	facts["acknowledged"] = "not shown"
+	return "the log shows doc " + l.op.Primary.Doc + " " + strings.Join(parts, " and ") + "; no line shows it acknowledged to the client", ev
+}

@@ -32,7 +32,9 @@ var configCatalog = []rules.Rule{
 			"or when the master's delete of a removed replica was given up (its tablet server was dead, a CAS check failed). " +
 			"logsleuth reports a replica whose RBS finished, that reported the tablet, or whose delete the master gave up, " +
 			"while it is outside the committed config, no change that could add it is pending, and no delete of it took " +
-			"effect by the end of the logs.",
+			"effect by the end of the logs. A report made after a delete of the replica took effect proves no data: a " +
+			"tombstoned replica keeps its consensus metadata and goes on reporting it, so its node's own delete outweighs " +
+			"the master's later reading of its heartbeat.",
 		Example: "Committing config change with OpId 3.14. Old config: { opid_index: 13 ... D PRE_VOTER } }. New config: { opid_index: 14 (A, B, C) }\n" +
 			"T t P D: Remote bootstrap for tablet ended successfully",
 		Upstream: []string{
@@ -99,11 +101,11 @@ var configCatalog = []rules.Rule{
 
 // ConfigsOf returns the config and remote bootstrap state p replayed, for
 // `logsleuth state`.
-func ConfigsOf(p *Pack) *ybstate.Configs { return p.configs }
+func ConfigsOf(p *Pack) *ybstate.Configs { return p.st.Configs() }
 
 // checkConfig checks a config or remote bootstrap event against the state
-// before it, then folds it in.
-func (p *Pack) checkConfig(r *ybstate.Replica, e yb.Event) {
+// before it.
+func (p *Pack) checkConfig(e yb.Event) {
 	c := ConfigsOf(p)
 	if ce, ok := e.(yb.ConfigEvent); ok && e.Rep().Tablet != "" {
 		t := c.Tablet(e.Rep().Tablet)
@@ -132,7 +134,6 @@ func (p *Pack) checkConfig(r *ybstate.Replica, e yb.Event) {
 			}
 		}
 	}
-	c.Apply(e)
 }
 
 func configSubject(tablet, peer string) rules.Subject {
@@ -312,6 +313,13 @@ func (p *Pack) checkOrphan(t *ybstate.TabletConfig, r *ybstate.ReplicaConfig) {
 		}
 	}
 	tail := "no delete of it took effect"
+	f.Facts["deletes_taken_effect"] = "none"
+	if d := r.LastEffectiveDelete(); d != nil {
+		// HoldsData: the data came back after that delete.
+		tail = fmt.Sprintf("no delete of it took effect after %s (its last delete, %s %s at %s, came before)", r.HoldsSince.Pos, d.By, d.Outcome, d.At.Pos)
+		f.Facts["deletes_taken_effect"] = "none after " + r.HoldsSince.Pos.String()
+		f.Evidence = append(f.Evidence, citeMark(&d.At))
+	}
 	if len(given) > 0 {
 		tail = "the master gave up deleting it (" + strings.Join(given, "; ") + ")"
 		f.Facts["delete_given_up"] = strings.Join(given, "; ")
@@ -359,6 +367,8 @@ func (p *Pack) checkStuck(t *ybstate.TabletConfig, r *ybstate.ReplicaConfig) {
 		}
 		f.Evidence = append(f.Evidence, citeMark(s.Failed))
 		f.Facts["status"] = s.Status
+		// The whole replay saw no tombstone line of this session.
+		f.Facts["tombstoned"] = "no"
 		f.Message = fmt.Sprintf("remote bootstrap of tablet %s onto %s%s failed (%s) and the replica was never tombstoned: it is left copying (TABLET_DATA_COPYING)",
 			t.Tablet, r.Peer, from, clip(s.Status))
 	default:

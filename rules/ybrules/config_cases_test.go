@@ -41,6 +41,12 @@ var commitABD = leaderLine("01", "Committing config change with OpId 3.13. Old c
 // commitAB removes D again at index 14.
 var commitAB = leaderLine("05", "Committing config change with OpId 3.14. Old config: { opid_index: 13 "+cPeer(cA, "VOTER")+" "+cPeer(cB, "VOTER")+" "+cPeer(cD, "PRE_VOTER")+" }. New config: { opid_index: 14 "+cPeer(cA, "VOTER")+" "+cPeer(cB, "VOTER")+" }")
 
+// reportFromD is the master's reading of D's heartbeat at second sec: D
+// reports its consensus state, the config at index 14 without it.
+func reportFromD(sec string) string {
+	return glog(sec, "master_heartbeat_service.cc:942", "Tablet server "+cD+" sent incremental report for "+cTab+", prev state op id: 14, prev state term: 3, prev state has_leader_uuid: 1. Consensus state: current_term: 3 leader_uuid: \""+cA+"\" config { opid_index: 14 "+cPeer(cA, "VOTER")+" "+cPeer(cB, "VOTER")+" }")
+}
+
 var rbsDone = destLine("02", " Initiating RemoteBootstrap from Peer "+cA+" (10.0.0.1:9100)") +
 	destLine("09", "Remote bootstrap for tablet ended successfully")
 
@@ -108,6 +114,24 @@ func TestConfigCases(t *testing.T) {
 				glog("03", "consensus_queue.cc:1", "T "+cTab+" P "+cA+" [LEADER]: Attempting to remove follower "+cD+" from the Raft config at commit index 13. Reason: Leader has been unable to successfully communicate with Peer "+cD+" for more than 300 seconds (300.412s)") +
 				commitAB},
 			want: []string{"yb/config/lagging-member a.log:3"},
+		},
+		{
+			name: "removed, tombstoned on its node, then reported: a tombstone's report proves no data",
+			logs: map[string]string{
+				"a.log": commitABD + commitAB,
+				"d.log": rbsDone + glog("06", "tablet_service.cc:1262", "Processing DeleteTablet for tablet "+cTab+" with delete_type TABLET_DATA_TOMBSTONED (TS "+cD+" not found in new config with opid_index 14) from 10.0.0.9:1") +
+					destLine("06", "Deleting tablet data with delete state TABLET_DATA_TOMBSTONED") + destLine("06", "Tablet deleted. Last logged OpId: 3.14"),
+				"m.log": reportFromD("30"),
+			},
+		},
+		{
+			name: "tombstoned, bootstrapped again, removed again and not deleted: orphan, and the message says the delete came first",
+			logs: map[string]string{
+				"a.log": commitABD + leaderLine("06", "Committing config change with OpId 3.14. Old config: { opid_index: 13 "+cPeer(cA, "VOTER")+" "+cPeer(cB, "VOTER")+" "+cPeer(cD, "PRE_VOTER")+" }. New config: { opid_index: 14 "+cPeer(cA, "VOTER")+" "+cPeer(cB, "VOTER")+" }"),
+				"d.log": destLine("00", "Tablet deleted. Last logged OpId: 3.12") + rbsDone,
+				"m.log": reportFromD("30"),
+			},
+			want: []string{"yb/config/orphan-replica d.log:4"},
 		},
 		{
 			name: "one refusal is not a storm",

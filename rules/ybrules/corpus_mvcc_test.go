@@ -11,7 +11,7 @@ import (
 	"github.com/logsleuth/logsleuth/rules/ybrules"
 )
 
-const corpusYB = "../../../shared/corpus/yb"
+const corpusYB = "../../testdata/corpus/yb"
 
 // want is one finding a corpus excerpt's ground truth calls for.
 type want struct {
@@ -22,7 +22,7 @@ type want struct {
 	numbers []string
 }
 
-// mvccTruth is the MVCC and lease ground truth of ../shared/corpus/yb
+// mvccTruth is the MVCC and lease ground truth of testdata/corpus/yb
 // (corpus/README.md and each NN.md). Files not listed hold no MVCC or
 // lease break.
 var mvccTruth = map[string][]want{
@@ -61,7 +61,7 @@ func mvccScope(id string) bool {
 func TestCorpusMvcc(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(corpusYB, "*.log"))
 	if len(files) == 0 {
-		t.Skip("../shared/corpus/yb not present")
+		t.Fatal("testdata/corpus/yb holds no excerpt")
 	}
 	for _, path := range files {
 		name := filepath.Base(path)

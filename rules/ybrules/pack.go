@@ -11,14 +11,13 @@ import (
 	"github.com/logsleuth/logsleuth/rules"
 )
 
-// Pack is the YugabyteDB rule pack.
+// Pack is the YugabyteDB rule pack. It reads the replayed state and
+// decides; only ybstate folds events into it. Each event is judged against
+// the state before it (an MVCC dump entry against the replica just before
+// the entry, a Raft line through the Step the fold returns, which says what
+// it meant against the state before it), then folded in.
 type Pack struct {
-	st *ybstate.State
-	// raft is the cross-peer Raft view and what the Raft rules keep
-	// between events (raft_state.go); configs is each tablet's Raft
-	// config and remote bootstrap state (config.go).
-	raft     *raftState
-	configs  *ybstate.Configs
+	st       *ybstate.State
 	findings []rules.Finding
 	// once keeps one finding per rule and event: a dump with one bad op
 	// would otherwise repeat it for every entry after.
@@ -35,7 +34,7 @@ type onceKey struct {
 
 // New returns a pack with empty state.
 func New() *Pack {
-	return &Pack{st: ybstate.New(), raft: newRaftState(), configs: ybstate.NewConfigs(), once: map[onceKey]int{}}
+	return &Pack{st: ybstate.New(), once: map[onceKey]int{}}
 }
 
 // Rules implements rules.Pack.
@@ -65,18 +64,12 @@ func (p *Pack) Observe(e parse.Event) {
 	r := p.st.Replica(ybstate.KeyOf(ye))
 	switch ev := ye.(type) {
 	case *yb.MvccDump:
-		p.checkRaft(r, ev)
-		p.st.ObserveRole(r, ev)
-		r.BeginDump(ev)
-		for _, it := range ev.Items {
-			from := ybstate.FromItem(ev.Pos.Source, it)
+		p.st.ApplyEach(ev, func(r *ybstate.Replica, from ybstate.From, it yb.Item) {
 			p.checkItem(r, ev, from, it)
-			p.st.ApplyItem(r, from, it)
-		}
+		})
 		return
 	case *yb.HTTooLow:
 		p.checkTooLow(r, ev)
-		p.checkRaft(r, ev)
 	case *yb.CheckFailed:
 		p.checkFailed(r, ev)
 	case *yb.OpSequence:
@@ -113,8 +106,9 @@ func (p *Pack) Observe(e parse.Event) {
 			Evidence: []rules.Evidence{rules.Cite(ev)},
 		}, r)
 	default:
-		p.checkRaft(r, ye)
-		p.checkConfig(r, ye)
+		p.checkConfig(ye)
+		p.checkRaft(r, ye, p.st.Apply(e))
+		return
 	}
 	p.st.Apply(e)
 }

@@ -96,26 +96,13 @@ var raftCatalog = []rules.Rule{
 	},
 }
 
-// checkRaft checks a Raft or lease event against the state before it, and
-// folds it into the pack's Raft view.
-func (p *Pack) checkRaft(r *ybstate.Replica, e yb.Event) {
-	rs := raftOf(p)
-	switch ev := e.(type) {
-	case *yb.MvccDump:
-		rs.dumpWrites(ev)
-		return
-	case *yb.HTTooLow:
-		if ev.HasOp {
-			rs.writes = append(rs.writes, write{tablet: ev.Tablet, peer: ev.Peer, op: ev.Op.String(), term: ev.Op.Term,
-				ht: ev.HT, leaderSide: r.LeaderTerm == ev.Op.Term, ev: rules.Cite(ev)})
-		}
-		return
-	}
-	st := rs.raft.Apply(e)
+// checkRaft judges a Raft or lease event by the step the fold returned
+// for it: what the event meant against the state before it.
+func (p *Pack) checkRaft(r *ybstate.Replica, e yb.Event, st ybstate.Step) {
 	if st.Tablet == "" || st.Peer == "" {
 		return
 	}
-	state := func() []string { return append(r.Lines(), st.Before...) }
+	state := func() []string { return append(append([]string(nil), st.Replica...), st.Before...) }
 	if st.TermBack {
 		p.add(rules.Finding{
 			Rule: TermRegression, Severity: rules.Error, Origin: rules.Derived, Subject: subject(r),
@@ -136,10 +123,14 @@ func (p *Pack) checkRaft(r *ybstate.Replica, e yb.Event) {
 		}
 		subj := subject(r)
 		subj.Peer = st.Leader
+		msg := fmt.Sprintf("peer %s acts as leader of term %d, which %s already led (%s)", st.Leader, st.Led, rival.Peer, rival.Since.Pos)
+		if _, ok := e.(*yb.TabletReport); ok {
+			// The master's reading of a report, not the leader's own line.
+			msg = fmt.Sprintf("a tablet report to the master names %s leader of term %d, which %s already led (%s)", st.Leader, st.Led, rival.Peer, rival.Since.Pos)
+		}
 		p.add(rules.Finding{
 			Rule: TwoLeaders, Severity: rules.Error, Origin: rules.Derived, Subject: subj,
-			Message: fmt.Sprintf("peer %s acts as leader of term %d, which %s already led (%s)",
-				st.Leader, st.Led, rival.Peer, rival.Since.Pos),
+			Message:  msg,
 			Evidence: ev,
 			Facts:    map[string]string{"term": fmt.Sprint(st.Led), "leader": st.Leader, "other_leaders": strings.Join(names, ",")},
 			State:    state(),
@@ -157,23 +148,19 @@ func (p *Pack) checkRaft(r *ybstate.Replica, e yb.Event) {
 			State: state(),
 		}, nil)
 	}
-	if st.Revocation != nil {
-		// The revoker's MVCC state now, for the finding Finish may raise.
-		rs.revState[st.Revocation.From.Pos] = r.Lines()
-	}
 }
 
 // finishRaft runs the Raft rules that need the whole timeline: a lease is
 // often proved still running only by lines logged after the revocation
 // (the cut-off leader logs its step-down when it hears of the new term).
 func (p *Pack) finishRaft() {
-	rs := raftOf(p)
-	for _, tablet := range rs.raft.Tablets() {
-		t := rs.raft.Tablet(tablet)
-		p.earlyRevocations(rs, t)
+	raft := p.st.Raft()
+	for _, tablet := range raft.Tablets() {
+		t := raft.Tablet(tablet)
+		p.earlyRevocations(t)
 		p.replicatedPast(t)
 		p.storms(t)
-		p.writeOverlaps(rs, t)
+		p.writeOverlaps(t)
 		p.noteNoOps(t)
 	}
 }
@@ -267,7 +254,7 @@ func (p *Pack) leaseList(t *ybstate.TabletRaft) []heldLease {
 // earlyRevocations flags revocations made while an earlier leader other
 // than the revoker still held a lease, as a log other than the revoker's
 // shows.
-func (p *Pack) earlyRevocations(rs *raftState, t *ybstate.TabletRaft) {
+func (p *Pack) earlyRevocations(t *ybstate.TabletRaft) {
 	leases := p.leasesOf(t)
 	reported := map[string]int{}
 	for i := range t.Revocations {
@@ -328,6 +315,12 @@ func (p *Pack) earlyRevocations(rs *raftState, t *ybstate.TabletRaft) {
 				ev = appendNew(ev, cite(bestLead.EndFrom))
 			}
 		}
+		if bestLead == nil || !bestLead.Ended {
+			if fs := t.FailedStepDownOf(best.holder, rv.At); fs != nil {
+				gaveUp += fmt.Sprintf(", and the master's step-down of it failed (%s)", fs.From.Pos)
+				ev = appendNew(ev, cite(fs.From))
+			}
+		}
 		facts := map[string]string{
 			"revoker": rv.By, "revoker_term": fmt.Sprint(rv.ByTerm), "revoked_holder": rv.Holder,
 			"holder": best.holder, "holder_term": fmt.Sprint(best.term), "lease_kind": string(best.kind),
@@ -346,7 +339,7 @@ func (p *Pack) earlyRevocations(rs *raftState, t *ybstate.TabletRaft) {
 				rv.ByTerm, rv.By, cleared, best.term, best.holder, best.kind, best.endStr, left.Seconds(), best.from.Pos, gaveUp),
 			Evidence: ev,
 			Facts:    facts,
-			State:    append(append([]string(nil), rs.revState[rv.From.Pos]...), rv.Before...),
+			State:    append(append([]string(nil), rv.Replica...), rv.Before...),
 		}
 		n := len(p.findings)
 		p.add(f, nil)

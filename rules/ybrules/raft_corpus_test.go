@@ -15,7 +15,7 @@ func raftScope(id string) bool {
 	return strings.HasPrefix(id, "yb/raft/") || id == ybrules.EarlyRevocation
 }
 
-// raftTruth is the Raft ground truth of ../shared/corpus/yb (README.md and
+// raftTruth is the Raft ground truth of testdata/corpus/yb (README.md and
 // each NN.md): 17 is an election storm; every other excerpt holds no Raft
 // break (11's breaks are MVCC and lease ones, judged by TestCorpusMvcc).
 var raftTruth = map[string][]want{
@@ -28,7 +28,7 @@ func readCorpus(t *testing.T, name string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(corpusYB, name))
 	if err != nil {
-		t.Skipf("corpus file %s not present: %v", name, err)
+		t.Fatalf("corpus file %s: %v", name, err)
 	}
 	return string(b)
 }
@@ -36,7 +36,7 @@ func readCorpus(t *testing.T, name string) string {
 func TestCorpusRaft(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(corpusYB, "*.log"))
 	if len(files) == 0 {
-		t.Skip("../shared/corpus/yb not present")
+		t.Fatal("testdata/corpus/yb holds no excerpt")
 	}
 	for _, path := range files {
 		name := filepath.Base(path)
