@@ -113,9 +113,9 @@ type entry struct {
 	mem    []byte
 	replay io.Reader
 	closer io.Closer
-	// top is the directory named on the command line the walk found it
-	// in, or "".
-	top string
+	// tops are the directories named on the command line whose walks
+	// found it.
+	tops []string
 }
 
 type dirEntry struct {
@@ -252,7 +252,7 @@ func (in *Inputs) walk(top, dir string, info fs.FileInfo, depth int) {
 		case m.IsDir():
 			in.walk(top, p, fi, depth+1)
 		case m.IsRegular():
-			e := &entry{name: p, link: link, size: fi.Size(), top: top}
+			e := &entry{name: p, link: link, size: fi.Size(), tops: []string{top}}
 			e.id, e.hasID = idOf(fi)
 			in.entries = append(in.entries, e)
 		default:
@@ -267,7 +267,8 @@ func (in *Inputs) walk(top, dir string, info fs.FileInfo, depth int) {
 
 // dedupe keeps one name for each file reached more than once (a symbolic
 // or hard link, a file named twice or found by two walks): the one that is
-// not a link, else the first in name order.
+// not a link, else one written plainly (no `./` or `//`), else the first
+// in name order.
 func (in *Inputs) dedupe() {
 	byID := map[FileID]*entry{}
 	byPath := map[string]*entry{}
@@ -275,6 +276,9 @@ func (in *Inputs) dedupe() {
 	better := func(a, b *entry) bool { // a is a better name than b
 		if a.link != b.link {
 			return !a.link
+		}
+		if ca, cb := a.name == filepath.Clean(a.name), b.name == filepath.Clean(b.name); ca != cb {
+			return ca
 		}
 		return a.name < b.name
 	}
@@ -306,9 +310,11 @@ func (in *Inputs) dedupe() {
 			*prev, *e = *e, *prev
 		}
 		prev.explicit = prev.explicit || e.explicit
+		prev.tops = append(prev.tops, e.tops...)
 		dropped = append(dropped, e)
 	}
 	in.entries = keep
+	listed := map[string]bool{}
 	for _, e := range dropped {
 		var canon *entry
 		if e.hasID {
@@ -316,6 +322,10 @@ func (in *Inputs) dedupe() {
 		} else {
 			canon = byPath[cleanPath(e.name)]
 		}
+		if e.name == canon.name || listed[e.name] {
+			continue
+		}
+		listed[e.name] = true
 		why := "hard link"
 		switch {
 		case cleanPath(e.name) == cleanPath(canon.name):

@@ -155,7 +155,9 @@ func (in *Inputs) Plan() *Plan {
 	found := map[string]bool{}
 	for i, r := range results {
 		if len(r.logs) > 0 || r.lazy != nil || len(r.errs) > 0 {
-			found[in.entries[i].top] = true
+			for _, t := range in.entries[i].tops {
+				found[t] = true
+			}
 		}
 	}
 	for _, d := range in.tops {

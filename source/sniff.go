@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"regexp"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -201,10 +202,13 @@ func document(head []byte) string {
 	switch {
 	case len(first) == 0:
 		return ""
-	case first[0] == '{' || first[0] == '[':
+	case first[0] == '{':
 		if json.Valid(first) {
 			return ""
 		}
+		return "a JSON document"
+	case first[0] == '[' && (len(first) == 1 || strings.IndexByte("{[\" \t", first[1]) >= 0):
+		// `[` alone or before a value; a log line's `[2023-10-07...` is not.
 		return "a JSON document"
 	case bytes.HasPrefix(first, []byte("<?xml")), bytes.HasPrefix(bytes.ToLower(first), []byte("<!doctype")), bytes.HasPrefix(bytes.ToLower(first), []byte("<html")):
 		return "an XML or HTML document"
