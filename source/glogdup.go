@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"hash/maphash"
+	"sort"
 	"io"
 	"runtime"
 	"slices"
@@ -206,31 +207,61 @@ func (p *Plan) dedupeGlog(logs []*Log) []*Log {
 }
 
 // hashAll hashes the glog files a comparison needs that the listing did
-// not, a few at a time. A file that cannot be read is left uncompared:
-// reading it reports the error.
+// not, a few at a time: the files of one archive read front to back are
+// hashed in one pass over it. A file that cannot be read is left
+// uncompared: reading it reports the error.
 func (p *Plan) hashAll(logs []*Log) {
-	work := make(chan *Log)
+	var batches [][]*Log
+	byContainer := map[*container]int{}
+	for _, l := range logs {
+		if l.c == nil || l.c.random {
+			batches = append(batches, []*Log{l})
+			continue
+		}
+		i, ok := byContainer[l.c]
+		if !ok {
+			i = len(batches)
+			byContainer[l.c] = i
+			batches = append(batches, nil)
+		}
+		batches[i] = append(batches[i], l)
+	}
+	for _, b := range batches {
+		sort.Slice(b, func(i, j int) bool { return b[i].m != nil && b[j].m != nil && b[i].m.index < b[j].m.index })
+	}
+	work := make(chan []*Log)
 	var wg sync.WaitGroup
 	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for l := range work {
-				h := glogHashes{over: true}
-				g, _ := parseGlog(l.base)
-				rd := p.reader(&Group{Logs: []*Log{l}}, false)
-				if _, r, err := rd.Next(); err == nil {
-					if hh, err := hashGlog(r, g.severity == "INFO", &p.hashLeft); err == nil {
-						h = hh
+			for batch := range work {
+				rd := p.reader(&Group{Logs: batch}, false)
+				for {
+					l, r, err := rd.Next()
+					if err == io.EOF || err != nil && l == nil {
+						break
 					}
+					h := glogHashes{over: true}
+					if err == nil {
+						g, _ := parseGlog(l.base)
+						if hh, err := hashGlog(r, g.severity == "INFO", &p.hashLeft); err == nil {
+							h = hh
+						}
+					}
+					l.hashes = &h
 				}
 				rd.Close()
-				l.hashes = &h
+				for _, l := range batch {
+					if l.hashes == nil {
+						l.hashes = &glogHashes{over: true}
+					}
+				}
 			}
 		}()
 	}
-	for _, l := range logs {
-		work <- l
+	for _, b := range batches {
+		work <- b
 	}
 	close(work)
 	wg.Wait()

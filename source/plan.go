@@ -639,10 +639,13 @@ func (p *Plan) planMember(c *container, m *member, r io.Reader, ra io.ReaderAt, 
 	l := &Log{Name: m.name, e: c.e, c: c, m: m, dir: c.name + "!" + path.Dir(trimDotSlash(m.raw)), base: path.Base(m.raw)}
 	m.log = l
 	res.logs = append(res.logs, l)
-	if g, ok := parseGlog(l.base); ok && !c.random {
-		// The member's bytes come once in this pass: a glog file that
-		// may need comparing with its process's INFO file is hashed now.
-		h, err := hashGlog(pe.r, g.severity == "INFO", &p.hashLeft)
+	if g, ok := parseGlog(l.base); ok && !c.random && g.severity != "INFO" {
+		// The member's bytes come once in this pass: a WARNING, ERROR or
+		// FATAL file (small) is hashed now, for comparing with its
+		// process's INFO file. INFO files are hashed only where such a
+		// file was found (dedupeGlog), to spare a bundle without any the
+		// cost.
+		h, err := hashGlog(pe.r, false, &p.hashLeft)
 		l.hashes = &h
 		if err != nil {
 			return err
