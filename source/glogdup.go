@@ -5,10 +5,10 @@ import (
 	"bytes"
 	"fmt"
 	"hash/maphash"
-	"sort"
 	"io"
 	"runtime"
 	"slices"
+	"sort"
 	"sync"
 	"sync/atomic"
 )

@@ -141,14 +141,14 @@ func TestZipAndNames(t *testing.T) {
 
 func TestSafeName(t *testing.T) {
 	for in, want := range map[string]string{
-		"node-1/logs/x.log":  "node-1/logs/x.log",
-		"./node-1/x":         "node-1/x",
-		"a\x1b[31mb":         `a\x1b[31mb`,
-		"a\nb":               `a\x0ab`,
-		"bad\xffutf8":        `bad\xffutf8`,
-		"rtl\u202eoverride":  `rtl\u202eoverride`,
-		"../../etc/passwd":   "../../etc/passwd",
-		"/abs/path":          "/abs/path",
+		"node-1/logs/x.log": "node-1/logs/x.log",
+		"./node-1/x":        "node-1/x",
+		"a\x1b[31mb":        `a\x1b[31mb`,
+		"a\nb":              `a\x0ab`,
+		"bad\xffutf8":       `bad\xffutf8`,
+		"rtl\u202eoverride": `rtl\u202eoverride`,
+		"../../etc/passwd":  "../../etc/passwd",
+		"/abs/path":         "/abs/path",
 	} {
 		assert.Equal(t, "a.tar!"+want, memberName("a.tar", in), "%q", in)
 	}
