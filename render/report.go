@@ -34,6 +34,17 @@ type Stats struct {
 	Diagnostics []parse.Diagnostic `json:"diagnostics"`
 	// Unreadable lists inputs that could not be read (in full).
 	Unreadable []string `json:"unreadable,omitempty"`
+	// Skipped lists inputs not read on purpose, each with why: files of a
+	// walked directory or archive that are not logs, and second names of
+	// bytes already read (links, a glog WARNING file repeating its INFO
+	// file).
+	Skipped []Skipped `json:"skipped,omitempty"`
+}
+
+// Skipped is an input not read, and why.
+type Skipped struct {
+	Name   string `json:"name"`
+	Reason string `json:"reason"`
 }
 
 // Add counts one source.

@@ -29,10 +29,17 @@ func newCmdAnalyze(ios *IOStreams) *cobra.Command {
 	opts := &analyzeOptions{}
 	cmd := &cobra.Command{
 		Use:   "analyze [PATH...]",
-		Short: "Report broken invariants in logs (files, directories, .gz, or - for stdin)",
+		Short: "Report broken invariants in logs (files, directories, archives, compressed files, or - for stdin)",
 		Long: `analyze reads every PATH (a file, a directory walked recursively in name
-order, a .gz file, or - for standard input; no PATH means standard input),
-merges the logs into one timeline and reports each broken invariant.
+order, a glob pattern, an archive (.tar, .tar.gz/.tgz, .tar.zst, .tar.xz,
+.tar.bz2, .zip) or a compressed file (gzip, zstd, xz, bzip2), told by their
+bytes, not their names; or - for standard input; no PATH means standard
+input), merges the logs into one timeline and reports each broken
+invariant. Each member of an archive is its own source, named
+archive!member. Files in directories and archives that are not logs
+(configs, JSON dumps, binaries, notes, logsleuth's own reports), and second
+names of the same bytes (links, glog WARNING files whose lines are all in
+the INFO file), are skipped and listed on stderr and in the JSON stats.
 
 Reports: --format names the one for standard output (text by default);
 -o FORMAT[=PATH] writes more, from the same run (PATH - is standard
@@ -135,6 +142,12 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 			env.sarif.Root = filepath.Clean(root)
 		}
 	}
+	// Inputs are known before any report file is created, so a report
+	// can never be written over one.
+	in := expandInputs(ios, args)
+	if err := checkOutputs(in, outs); err != nil {
+		return err
+	}
 	if err := createOutputs(outs); err != nil {
 		return err
 	}
@@ -142,7 +155,7 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 
 	run, ran := choosePacks(newPacksWith(cat), sel)
 	keep := wantsEvents(outs)
-	stats := read(ios, args, opts.readOptions, func(e parse.Event) {
+	stats := read(ios, in, opts.readOptions, func(e parse.Event) {
 		for _, p := range run {
 			p.Observe(e)
 		}
@@ -162,7 +175,7 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 	if err := closeOutputs(outs); err != nil {
 		return err
 	}
-	appendStepSummary(ios, rep)
+	appendStepSummary(ios, in, rep)
 
 	oc := outcome{unreadable: len(stats.Unreadable) > 0}
 	for i := range rep.Findings {

@@ -41,7 +41,7 @@ func eventsRun(ios *IOStreams, opts *eventsOptions, args []string) error {
 	}
 	// Events are written as they are merged, so a huge input streams.
 	var werr error
-	stats := read(ios, args, opts.readOptions, func(e parse.Event) {
+	stats := read(ios, expandInputs(ios, args), opts.readOptions, func(e parse.Event) {
 		if werr == nil {
 			werr = render.EventsJSONL(ios.Out, []parse.Event{e})
 		}

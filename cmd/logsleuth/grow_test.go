@@ -14,11 +14,13 @@ import (
 
 // changingFS opens real files, but change runs on the file on disk at one
 // moment of the read: before the first read, or when the reader first
-// reaches the end.
+// reaches the end. Only the second open changes the file: the first is
+// logsleuth's look at the file's first bytes, to tell what it is.
 type changingFS struct {
 	osFS
 	atEOF  bool
 	change func(path string)
+	opens  *int
 }
 
 func (c changingFS) Open(name string) (io.ReadCloser, error) {
@@ -26,7 +28,8 @@ func (c changingFS) Open(name string) (io.ReadCloser, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &changingFile{File: f, fs: c, name: name}, nil
+	*c.opens++
+	return &changingFile{File: f, fs: c, name: name, done: *c.opens != 2}, nil
 }
 
 type changingFile struct {
@@ -74,7 +77,7 @@ func TestFileGrowsWhileRead(t *testing.T) {
 
 	// Written to before logsleuth reaches the end: all of it is read.
 	require.NoError(t, os.WriteFile(path, []byte(head), 0o644))
-	r := logsleuthFS(t, changingFS{change: appendTo(t, tail)}, "", nil, "analyze", path)
+	r := logsleuthFS(t, changingFS{change: appendTo(t, tail), opens: new(int)}, "", nil, "analyze", path)
 	assert.Equal(t, exitFindings, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "yb/mvcc/ht-below-safe-time", "the appended lines are analysed")
 	lines := strings.Count(head+tail, "\n")
@@ -82,7 +85,7 @@ func TestFileGrowsWhileRead(t *testing.T) {
 
 	// Written to after logsleuth reached the end: said, and not read.
 	require.NoError(t, os.WriteFile(path, []byte(head), 0o644))
-	r = logsleuthFS(t, changingFS{atEOF: true, change: appendTo(t, tail)}, "", nil, "analyze", path)
+	r = logsleuthFS(t, changingFS{atEOF: true, change: appendTo(t, tail), opens: new(int)}, "", nil, "analyze", path)
 	assert.Equal(t, exitClean, r.code, r.stderr)
 	assert.Contains(t, r.stderr, ": the file grew while it was read ("+strconv.Itoa(len(head))+" bytes when opened, "+strconv.Itoa(len(head))+" read, "+strconv.Itoa(len(head)+len(tail))+" now); it is analysed up to the end reached")
 }
@@ -92,7 +95,7 @@ func TestFileShrinksWhileRead(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "rotated.log")
 	require.NoError(t, os.WriteFile(path, []byte(s), 0o644))
 	truncate := func(p string) { require.NoError(t, os.Truncate(p, 100)) }
-	r := logsleuthFS(t, changingFS{change: truncate}, "", nil, "analyze", path)
+	r := logsleuthFS(t, changingFS{change: truncate, opens: new(int)}, "", nil, "analyze", path)
 	assert.Equal(t, exitClean, r.code, r.stderr)
 	assert.Contains(t, r.stderr, ": the file shrank while it was read ("+strconv.Itoa(len(s))+" bytes when opened, 100 read): truncated or rotated?")
 }

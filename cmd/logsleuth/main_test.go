@@ -102,15 +102,22 @@ func TestDirectoryAndGzip(t *testing.T) {
 				Lines  int    `json:"lines"`
 			} `json:"sources"`
 			Unclaimed int `json:"unclaimed"`
+			Skipped   []struct {
+				Name   string `json:"name"`
+				Reason string `json:"reason"`
+			} `json:"skipped"`
 		} `json:"stats"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep))
-	require.Len(t, rep.Stats.Sources, 2)
-	// Name order: node-a before node-b.
-	assert.Equal(t, filepath.Join(dir, "node-a", "notes.txt"), rep.Stats.Sources[0].Source)
-	assert.Equal(t, filepath.Join(dir, "node-b", "yb-tserver.INFO.gz"), rep.Stats.Sources[1].Source)
-	assert.Equal(t, 71, rep.Stats.Sources[1].Lines)
-	assert.Equal(t, 1, rep.Stats.Unclaimed)
+	// A walked file with no line of a known system is listed, not read.
+	require.Len(t, rep.Stats.Sources, 1)
+	assert.Equal(t, filepath.Join(dir, "node-b", "yb-tserver.INFO.gz"), rep.Stats.Sources[0].Source)
+	assert.Equal(t, 71, rep.Stats.Sources[0].Lines)
+	assert.Equal(t, 0, rep.Stats.Unclaimed)
+	require.Len(t, rep.Stats.Skipped, 1)
+	assert.Equal(t, filepath.Join(dir, "node-a", "notes.txt"), rep.Stats.Skipped[0].Name)
+	assert.Equal(t, "no line of a known system's log in its first 64.0 KiB", rep.Stats.Skipped[0].Reason)
+	assert.Contains(t, r.stderr, "logsleuth: skipped "+filepath.Join(dir, "node-a", "notes.txt")+": no line of a known system's log")
 	require.Len(t, rep.Findings, 2)
 	assert.Equal(t, 39, rep.Findings[0].Evidence[0].Line)
 }
@@ -186,6 +193,13 @@ func (d deniedFS) Open(name string) (io.ReadCloser, error) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
 	}
 	return d.osFS.Open(name)
+}
+
+func (d deniedFS) OpenRegular(name string) (io.ReadCloser, error) {
+	if name == d.name {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+	}
+	return d.osFS.OpenRegular(name)
 }
 
 func TestUnreadableFile(t *testing.T) {
@@ -314,9 +328,9 @@ func TestSpeakerIsThePrefixPeer(t *testing.T) {
 }
 
 func TestGzipBombIsCapped(t *testing.T) {
-	old := maxDecompressed
-	maxDecompressed = 1 << 20
-	defer func() { maxDecompressed = old }()
+	old := limits
+	limits.MaxBytes = 1 << 20
+	defer func() { limits = old }()
 	var gz bytes.Buffer
 	zw := gzip.NewWriter(&gz)
 	_, _ = zw.Write(bytes.Repeat([]byte("I1007 16:39:07.000000 1 x.cc:1] padding\n"), 100_000)) // 4 MB

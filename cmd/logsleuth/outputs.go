@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	"github.com/logsleuth/logsleuth/parse"
 	"github.com/logsleuth/logsleuth/render"
 	"github.com/logsleuth/logsleuth/render/timeline"
+	"github.com/logsleuth/logsleuth/source"
 )
 
 // formats are the report formats, in the order help lists them.
@@ -67,8 +70,25 @@ func parseOutputs(format string, formatSet bool, specs []string) ([]output, erro
 	return outs, nil
 }
 
-// createOutputs opens the report files before any input is read, so a bad path
-// fails at once rather than after a long analysis.
+// checkOutputs refuses report paths that are an input, or inside an input
+// directory, before any report file is created or truncated: logsleuth
+// never writes over the evidence it reads.
+func checkOutputs(in *source.Inputs, outs []output) error {
+	for _, o := range outs {
+		if o.path == "-" {
+			continue
+		}
+		if c, ok := in.Collides(o.path); ok {
+			return usagef("-o %s=%s: %v", o.format, o.path, c)
+		}
+	}
+	return nil
+}
+
+// createOutputs opens the report files before any input is read, so a bad
+// path fails at once rather than after a long analysis. A report that
+// cannot be written is exit status 2, as the README says, not a usage
+// error: the command line was right.
 func createOutputs(outs []output) error {
 	for i := range outs {
 		if outs[i].path == "-" {
@@ -78,17 +98,26 @@ func createOutputs(outs []output) error {
 		if dir := filepath.Dir(outs[i].path); dir != "." {
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				closeOutputs(outs)
-				return usagef("-o: %v", cleanErr(dir, err))
+				return fmt.Errorf("-o: %v", cleanErr(dir, err))
 			}
 		}
 		f, err := os.Create(outs[i].path)
 		if err != nil {
 			closeOutputs(outs)
-			return usagef("-o: %v", cleanErr(outs[i].path, err))
+			return fmt.Errorf("-o: %v", cleanErr(outs[i].path, err))
 		}
 		outs[i].file = f
 	}
 	return nil
+}
+
+// cleanErr says what went wrong with path without repeating it.
+func cleanErr(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", path, pe.Err)
+	}
+	return fmt.Errorf("%s: %w", path, err)
 }
 
 func closeOutputs(outs []output) error {
@@ -169,9 +198,13 @@ const stepSummaryMax = 1000 << 10
 // appendStepSummary appends the markdown report to $GITHUB_STEP_SUMMARY
 // when GitHub Actions sets it. A failure is reported but does not change
 // the exit status: the run's verdict stands without its summary.
-func appendStepSummary(ios *IOStreams, rep *render.Report) {
+func appendStepSummary(ios *IOStreams, in *source.Inputs, rep *render.Report) {
 	path := ios.Getenv("GITHUB_STEP_SUMMARY")
 	if path == "" {
+		return
+	}
+	if c, ok := in.Collides(path); ok && !c.Inside {
+		fmt.Fprintf(ios.ErrOut, "logsleuth: GITHUB_STEP_SUMMARY: %s\n", render.Sanitize(c.Error()))
 		return
 	}
 	var buf bytes.Buffer

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"sort"
@@ -12,6 +13,7 @@ import (
 	"github.com/logsleuth/logsleuth/render"
 	"github.com/logsleuth/logsleuth/replay"
 	"github.com/logsleuth/logsleuth/rules"
+	"github.com/logsleuth/logsleuth/source"
 )
 
 // readOptions are the flags every reading command shares: the year for
@@ -33,63 +35,104 @@ type readOptions struct {
 }
 
 // read reads every input and calls fn with their events merged into one
-// timeline: by wall time across inputs, line order within one. Inputs are
-// decoded concurrently, one goroutine each, and merged in name order, so
-// the result does not depend on the order the user listed them in; events
-// are handed on as they are merged, so memory does not grow with the
-// input. Unreadable inputs and diagnostics are reported on stderr once all
-// is read.
-func read(ios *IOStreams, paths []string, opt readOptions, fn func(parse.Event)) render.Stats {
-	inputs, errs := expand(ios.FS, paths)
+// timeline: by wall time across sources, line order within one. Inputs
+// are read in groups (source.Group: the rotated files of one log, in time
+// order, or one file), each group on its own goroutine, merged in the
+// order of their first names, so the result does not depend on the order
+// the user listed them in; events are handed on as they are merged, so
+// memory does not grow with the input. Unreadable inputs, skipped files
+// and diagnostics are reported on stderr once all is read.
+func read(ios *IOStreams, in *source.Inputs, opt readOptions, fn func(parse.Event)) render.Stats {
+	var prog *progress
+	if ios.progressWanted() {
+		prog = newProgress(ios, 0)
+	}
+	if prog != nil {
+		in.SetProgress(prog.add)
+	}
+	plan := in.Plan()
 	var st render.Stats
-	for _, err := range errs {
+	for _, err := range plan.Errors() {
 		fmt.Fprintf(ios.ErrOut, "logsleuth: %s\n", render.Sanitize(err.Error()))
 		st.Unreadable = append(st.Unreadable, err.Error())
 	}
-	sort.SliceStable(inputs, func(i, j int) bool { return inputs[i].name < inputs[j].name })
 	type result struct {
+		name    string
 		speaks  map[string]bool
 		stats   parse.Stats
 		diags   []parse.Diagnostic
 		err     error
 		scanned bool
 	}
-	results := make([]result, len(inputs))
-	var prog *progress
-	if ios.progressWanted() {
-		prog = newProgress(ios, totalSize(ios.FS, inputs))
+	results := make([][]result, len(plan.Groups))
+	if prog != nil {
+		var total int64
+		for _, g := range plan.Groups {
+			total += g.Size()
+		}
+		prog.total = total
 	}
-	producers := make([]replay.Producer, len(inputs))
-	for i, in := range inputs {
+	producers := make([]replay.Producer, len(plan.Groups))
+	for i, g := range plan.Groups {
 		producers[i] = func(emit func(parse.Event)) {
-			r := &results[i]
-			var raw rawCount
-			rc, err := openInput(ios, in, prog, &raw)
-			if err != nil {
-				r.err = err
-				return
-			}
-			defer rc.Close()
-			r.scanned = true
-			r.speaks = map[string]bool{}
-			r.stats, r.diags, r.err = parse.ScanFunc(rc, in.name, systems, parse.Options{Year: opt.Year}, func(e parse.Event) {
-				if keepEvent(e, opt) {
-					noteSpeaker(r.speaks, e)
-					emit(e)
+			rd := plan.Open(g)
+			defer rd.Close()
+			var prev string
+			var prevLast time.Time
+			for {
+				l, r, err := rd.Next()
+				if err == io.EOF {
+					return
 				}
-			})
-			r.stats.SpeaksFor = slices.Sorted(maps.Keys(r.speaks))
-			if r.err == nil {
-				if msg, ok := raw.changed(ios.FS, in.name); ok {
-					r.diags = append(r.diags, parse.Diagnostic{Pos: parse.Pos{Source: in.name, Line: r.stats.Lines}, Message: msg})
-					r.stats.Diags++
+				if err != nil {
+					results[i] = append(results[i], result{err: err})
+					continue
 				}
+				res := result{name: l.Name, scanned: true, speaks: map[string]bool{}}
+				var first, last time.Time
+				res.stats, res.diags, res.err = parse.ScanFunc(r, l.Name, systems, parse.Options{Year: opt.Year}, func(e parse.Event) {
+					if t := e.Info().Time; !t.IsZero() {
+						if first.IsZero() {
+							first = t
+						}
+						last = t
+					}
+					if keepEvent(e, opt) {
+						noteSpeaker(res.speaks, e)
+						emit(e)
+					}
+				})
+				res.stats.SpeaksFor = slices.Sorted(maps.Keys(res.speaks))
+				diag := func(msg string) {
+					res.diags = append(res.diags, parse.Diagnostic{Pos: parse.Pos{Source: l.Name, Line: res.stats.Lines}, Message: msg})
+					res.stats.Diags++
+				}
+				if res.err == nil {
+					for _, n := range rd.Notes() {
+						diag(n)
+					}
+				}
+				if !prevLast.IsZero() && !first.IsZero() && first.Before(prevLast) {
+					// Files of one series are read one after another;
+					// events of one that overlaps the one before are
+					// merged as if they came after it.
+					diag(fmt.Sprintf("its first event (%s) is before the last event of %s (%s), read before it as the file it rotated from: events of the two may be merged out of time order", first.Format(time.RFC3339Nano), prev, prevLast.Format(time.RFC3339Nano)))
+				}
+				if !last.IsZero() {
+					prev, prevLast = l.Name, last
+				}
+				results[i] = append(results[i], res)
 			}
 		}
 	}
 	replay.Stream(producers, fn)
 	prog.finish()
-	for _, r := range results {
+	var all []result
+	for _, rs := range results {
+		all = append(all, rs...)
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].name < all[j].name })
+	for _, r := range all {
 		if r.scanned {
 			st.Add(r.stats, r.diags)
 		}
@@ -98,8 +141,28 @@ func read(ios *IOStreams, paths []string, opt readOptions, fn func(parse.Event))
 			st.Unreadable = append(st.Unreadable, r.err.Error())
 		}
 	}
+	for _, n := range plan.Notes() {
+		d := parse.Diagnostic{Pos: parse.Pos{Source: n.Source}, Message: n.Message}
+		st.Diagnostics = append(st.Diagnostics, d)
+	}
+	for _, s := range plan.Skipped() {
+		st.Skipped = append(st.Skipped, render.Skipped{Name: s.Name, Reason: s.Reason})
+	}
+	printSkipped(ios, st.Skipped)
 	printDiagnostics(ios, st.Diagnostics)
 	return st
+}
+
+// printSkipped says which inputs were not read and why, so a file left out
+// is never a mystery; the JSON stats list them all.
+func printSkipped(ios *IOStreams, skipped []render.Skipped) {
+	for i, s := range skipped {
+		if i == maxDiagsShown {
+			fmt.Fprintf(ios.ErrOut, "logsleuth: ... and %d more skipped (see --format json)\n", len(skipped)-i)
+			break
+		}
+		fmt.Fprintf(ios.ErrOut, "logsleuth: skipped %s: %s\n", render.Sanitize(s.Name), render.Sanitize(s.Reason))
+	}
 }
 
 // noteSpeaker records the peer or node a source speaks for. A config or

@@ -94,8 +94,8 @@ func newCmdRoot(ios *IOStreams) *cobra.Command {
 		Use:   "logsleuth [PATH...]",
 		Short: "Find broken safety invariants in distributed database logs",
 		Long: `logsleuth reads YugabyteDB and Elasticsearch/OpenSearch logs (files,
-directories, .gz, or standard input), turns the lines that matter into typed
-events, replays each replica's or shard copy's state, and reports every broken
+directories, archives, compressed files, or standard input), turns the lines
+that matter into typed events, replays each replica's or shard copy's state, and reports every broken
 safety invariant with the log lines and numbers that prove it.
 
   logsleuth analyze yb-tserver.INFO

@@ -40,7 +40,7 @@ func stateRun(ios *IOStreams, opts *stateOptions, args []string) error {
 		return err
 	}
 	yb, es := ybrules.New(), esrules.NewPack()
-	stats := read(ios, args, opts.readOptions, func(e parse.Event) {
+	stats := read(ios, expandInputs(ios, args), opts.readOptions, func(e parse.Event) {
 		yb.Observe(e)
 		es.Observe(e)
 	})
