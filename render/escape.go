@@ -2,33 +2,60 @@ package render
 
 import (
 	"html"
+	"regexp"
 	"strings"
 )
 
 // Log text is untrusted: a line can hold anything a client sent the
 // database. Each medium gets its own escaping, always after Sanitize has
-// removed terminal control sequences (which no medium needs and some
-// viewers still interpret).
+// made terminal control sequences and invisible characters visible (no
+// medium needs them raw and some viewers still interpret them).
 
 // mdText escapes s for inline markdown (CommonMark and GitHub's dialect):
 // every character that could open emphasis, a link, an HTML tag, an
-// entity, a table cell or strikethrough is backslash-escaped, and line
-// breaks become spaces so text cannot start a new block. `@` and `#` are
-// escaped too, so a log line cannot mention a user or link an issue.
+// entity, a table cell, math or strikethrough is backslash-escaped, and
+// line breaks become spaces so text cannot start a new block. A backslash
+// does not stop GitHub from linking a URL, mentioning a user or linking an
+// issue (those passes run on the rendered text), so a word that could
+// become one is written as a code span instead, which GitHub leaves alone.
+// mdText is for running text, never a table cell.
 func mdText(s string) string {
 	s = oneLine(sanitizeInline(s))
 	var b strings.Builder
 	b.Grow(len(s) + 8)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch c {
-		case '\\', '`', '*', '_', '[', ']', '<', '>', '&', '|', '~', '!', '@', '#', '$':
-			b.WriteByte('\\')
+	for i, word := range strings.Split(s, " ") {
+		if i > 0 {
+			b.WriteByte(' ')
 		}
-		b.WriteByte(c)
+		if linkish(word) {
+			b.WriteString(mdCode(word, false))
+			continue
+		}
+		for j := 0; j < len(word); j++ {
+			c := word[j]
+			switch c {
+			case '\\', '`', '*', '_', '[', ']', '<', '>', '&', '|', '~', '!', '@', '#', '$':
+				b.WriteByte('\\')
+			}
+			b.WriteByte(c)
+		}
 	}
 	return b.String()
 }
+
+// linkish reports whether GitHub could turn word into a link or a
+// reference whatever its escaping: a URL of any scheme or a www. address
+// (GFM's extended autolinks), an e-mail address or a mention (@), an issue
+// or commit reference (#123, owner/repo#1, GH-123).
+func linkish(word string) bool {
+	if strings.ContainsAny(word, "@#") {
+		return true
+	}
+	lw := strings.ToLower(word)
+	return strings.Contains(lw, "://") || strings.Contains(lw, "www.") || ghRef.MatchString(lw)
+}
+
+var ghRef = regexp.MustCompile(`gh-[0-9]`)
 
 // mdCode is s as an inline code span: literal in markdown, with a
 // backtick fence longer than any run of backticks inside. For a table
@@ -60,7 +87,8 @@ func mdFence(block string) string {
 }
 
 // htmlText escapes s for HTML content or a quoted attribute (markdown's
-// <summary>), on one line.
+// <summary>), on one line. GitHub links URLs and mentions inside raw HTML
+// however they are escaped, so it is only for logsleuth's own text.
 func htmlText(s string) string {
 	return html.EscapeString(oneLine(sanitizeInline(s)))
 }

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/logsleuth/logsleuth/parse"
 )
@@ -85,7 +84,7 @@ func eventJSON(buf *bytes.Buffer, e parse.Event) error {
 	if err := enc.Encode(&out); err != nil {
 		return fmt.Errorf("encode %s event at %s: %w", e.Kind(), m.Pos, err)
 	}
-	buf.Write(escapeC1(line.Bytes()))
+	buf.Write(filterBody(line.Bytes(), jsonBody))
 	return nil
 }
 
@@ -251,34 +250,6 @@ func snake(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
-}
-
-// escapeC1 rewrites DEL and the C1 control characters, which encoding/json
-// leaves raw but some terminals obey (U+009B is a CSI), as \u escapes. In
-// JSON text they can only occur inside strings, where the escape means the
-// same character.
-func escapeC1(b []byte) []byte {
-	need := false
-	for i := 0; i < len(b); i++ {
-		if b[i] == 0x7f || b[i] == 0xc2 {
-			need = true
-			break
-		}
-	}
-	if !need {
-		return b
-	}
-	out := make([]byte, 0, len(b)+16)
-	for i := 0; i < len(b); {
-		r, size := utf8.DecodeRune(b[i:])
-		if r == 0x7f || (r >= 0x80 && r <= 0x9f && size == 2) {
-			out = append(out, fmt.Sprintf(`\u%04x`, r)...)
-		} else {
-			out = append(out, b[i:i+size]...)
-		}
-		i += size
-	}
-	return out
 }
 
 func indirectKind(t reflect.Type) reflect.Kind {

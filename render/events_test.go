@@ -83,6 +83,25 @@ func TestSnake(t *testing.T) {
 	}
 }
 
-func TestEscapeC1(t *testing.T) {
-	assert.Equal(t, `"a\u009bb\u007fc é"`, string(escapeC1([]byte("\"a\u009bb\x7fc é\""))))
+// TestFilterBody: the one filter JSON and XML bodies pass writes what a
+// terminal or a CI runner would act on with the format's own escapes, so
+// the document parses back to the same text.
+func TestFilterBody(t *testing.T) {
+	for _, tc := range []struct{ in, json, xml string }{
+		{"\"a\u009bb\x7fc é\"", `"a\u009bb\u007fc é"`, "\"a&#x9b;b&#x7f;c é\""},
+		{"zw \u200b bom \ufeff rlo \u202e tag \U000e0041 nbsp \u00a0", `zw \u200b bom \ufeff rlo \u202e tag \udb40\udc41 nbsp \u00a0`, "zw &#x200b; bom &#xfeff; rlo &#x202e; tag &#xe0041; nbsp &#xa0;"},
+		{"id ##[error]x ###[y", `id #\u0023[error]x ##\u0023[y`, "id #&#x23;[error]x ##&#x23;[y"},
+		{"a\n  ::error title=x::b\nc::d", "a\n  \\u003a:error title=x::b\nc::d", "a\n  &#x3a;:error title=x::b\nc::d"},
+		{"::start", `\u003a:start`, "&#x3a;:start"},
+		{"plain: text", "plain: text", "plain: text"},
+	} {
+		assert.Equal(t, tc.json, string(filterBody([]byte(tc.in), jsonBody)), tc.in)
+		assert.Equal(t, tc.xml, string(filterBody([]byte(tc.in), xmlBody)), tc.in)
+	}
+	// Inside CDATA a reference would read literally: the section is
+	// split around it; what XML cannot carry at all is shown.
+	assert.Equal(t, "<a><![CDATA[x]]>&#x9b;<![CDATA[y \\ufffe #]]>&#x23;<![CDATA[[z]]></a>",
+		string(filterBody([]byte("<a><![CDATA[x\u009by \ufffe ##[z]]></a>"), xmlBody)))
+	plain := []byte(`{"a": "b"}`)
+	assert.Same(t, &plain[0], &filterBody(plain, jsonBody)[0], "nothing to rewrite, nothing copied")
 }

@@ -63,8 +63,8 @@ func (e readError) Error() string { return string(e) }
 
 const errNoFindings = readError(`not a logsleuth JSON report: no "findings"`)
 
-// writeJSON writes v indented, with C1 controls escaped (see escapeC1):
-// every JSON format may end up on a terminal.
+// writeJSON writes v indented, through filterBody: every JSON format may
+// end up on a terminal or in a CI log.
 func writeJSON(w io.Writer, v any) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -72,6 +72,6 @@ func writeJSON(w io.Writer, v any) error {
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	_, err := w.Write(escapeC1(buf.Bytes()))
+	_, err := w.Write(filterBody(buf.Bytes(), jsonBody))
 	return err
 }

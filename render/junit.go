@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -56,9 +57,9 @@ type (
 // code. Findings below --fail-on or already in the baseline are listed in
 // the test case's <system-out> instead, so the JUnit verdict and the exit
 // code agree. Inputs that could not be read are an <error> of the test case
-// logsleuth/inputs. encoding/xml escapes attributes and splits "]]>" in
-// CDATA; control sequences are stripped first, and characters XML 1.0
-// cannot carry are dropped.
+// logsleuth/inputs. Log text is sanitised as for a terminal; encoding/xml
+// escapes attributes and splits "]]>" in CDATA, and the whole document
+// then passes filterBody, which no body can skip.
 func JUnit(w io.Writer, r *Report) error {
 	cases := map[string]*junitCase{}
 	var ids []string
@@ -79,7 +80,7 @@ func JUnit(w io.Writer, r *Report) error {
 		c := add(f.Rule)
 		body := junitBody(f)
 		if r.Failing(i) {
-			c.Failures = append(c.Failures, junitProblem{Message: junitMessage(f), Type: f.Severity.String(), Body: xmlChars(body)})
+			c.Failures = append(c.Failures, junitProblem{Message: junitMessage(f), Type: f.Severity.String(), Body: body})
 			continue
 		}
 		why := "below --fail-on"
@@ -89,7 +90,7 @@ func JUnit(w io.Writer, r *Report) error {
 		if c.SystemOut == nil {
 			c.SystemOut = &junitCDATA{}
 		}
-		c.SystemOut.Text += xmlChars(fmt.Sprintf("%s (%s, not counted: %s): %s\n%s\n", f.Severity, f.Rule, why, junitMessage(f), body))
+		c.SystemOut.Text += fmt.Sprintf("%s (%s, not counted: %s): %s\n%s\n", f.Severity, f.Rule, why, junitMessage(f), body)
 	}
 	sort.Strings(ids)
 	suites := map[string]*junitSuite{}
@@ -129,15 +130,15 @@ func JUnit(w io.Writer, r *Report) error {
 		out.Failures += s.Failures
 		out.Errors += s.Errors
 	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
+	var buf bytes.Buffer
+	buf.WriteString(xml.Header)
+	enc := xml.NewEncoder(&buf)
 	enc.Indent("", "  ")
 	if err := enc.Encode(&out); err != nil {
 		return err
 	}
-	_, err := io.WriteString(w, "\n")
+	buf.WriteString("\n")
+	_, err := w.Write(filterBody(buf.Bytes(), xmlBody))
 	return err
 }
 
@@ -184,19 +185,4 @@ func junitBody(f *rules.Finding) string {
 		}
 	}
 	return b.String()
-}
-
-// xmlChars drops what XML 1.0's Char production excludes (C0 controls
-// other than tab and newline, surrogates, U+FFFE and U+FFFF): CDATA is not
-// escaped, and a JUnit parser rejects the whole file on one such rune.
-func xmlChars(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\t' || r == '\n' || r == '\r':
-			return r
-		case r < 0x20, r >= 0xd800 && r <= 0xdfff, r == 0xfffe, r == 0xffff:
-			return -1
-		}
-		return r
-	}, s)
 }

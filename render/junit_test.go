@@ -3,7 +3,6 @@ package render
 import (
 	"bytes"
 	"encoding/xml"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -83,7 +82,7 @@ func TestJUnitParsesBack(t *testing.T) {
 		assert.Contains(t, s, "<script>alert(1)</script>", "text survives escaping intact")
 		assert.Contains(t, s, "]]>", "a CDATA end in the log cannot end the CDATA")
 		assert.NotContains(t, s, "\x1b")
-		assert.NotContains(t, s, "pwned")
+		assert.Contains(t, s, `\x1b]0;pwned\x07`, "the escape is shown, inert")
 	}
 }
 
@@ -119,7 +118,30 @@ func TestJUnitFindingOfRuleOutsideCatalog(t *testing.T) {
 	assert.Equal(t, 1, p.Failures)
 }
 
-func TestXMLChars(t *testing.T) {
-	assert.Equal(t, "a\tb\nc", xmlChars("a\tb\nc\x00\x0b\ufffe"))
-	assert.True(t, strings.HasPrefix(xmlChars("é\U0001F600"), "é"))
+// TestJUnitUnreadableNoncharacters: an unreadable input whose name holds
+// U+FFFE or U+FFFF (XML 1.0 cannot carry either, even as a reference)
+// still gives well-formed XML, with the characters shown, not dropped.
+func TestJUnitUnreadableNoncharacters(t *testing.T) {
+	r := sampleReport()
+	r.Stats.Unreadable = []string{"logs/bad\ufffe\uffff.log: read: input/output error", "x\x00\x1b\ud7ff"}
+	var b bytes.Buffer
+	require.NoError(t, JUnit(&b, r))
+	assert.NotContains(t, b.String(), "\ufffe")
+	assert.NotContains(t, b.String(), "\uffff")
+	p := parseJUnit(t, r)
+	var inputs []string
+	for _, s := range p.Suites {
+		for _, c := range s.Cases {
+			for _, e := range c.Errors {
+				inputs = append(inputs, e.Message)
+			}
+		}
+	}
+	assert.Equal(t, []string{`logs/bad\ufffe\uffff.log: read: input/output error`, `x\x00\x1b` + "\ud7ff"}, inputs)
+	// The error bodies too, which are CDATA.
+	var doc struct {
+		Bodies []string `xml:"testsuite>testcase>error"`
+	}
+	require.NoError(t, xml.Unmarshal(b.Bytes(), &doc))
+	assert.Equal(t, inputs, doc.Bodies)
 }

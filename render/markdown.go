@@ -12,9 +12,20 @@ import (
 // MarkdownOptions say how much a markdown report holds.
 type MarkdownOptions struct {
 	// SummaryOnly keeps the heading, the counts and the summary table and
-	// drops the per-finding sections: for places with a size limit, such
-	// as a GitHub job summary.
+	// drops the per-finding sections.
 	SummaryOnly bool
+	// MaxBytes, when above zero, bounds the report, for places with a size
+	// limit such as a GitHub job summary: past it the per-finding sections
+	// are left out, then table rows (the findings that fail the run are
+	// kept longest), and a last line says how many findings are shown and
+	// where the whole report is. A report is never cut inside a line.
+	MaxBytes int
+	// FullReport says where the whole report can be read, for that last
+	// line (plain text; it is escaped).
+	FullReport string
+	// CISafe defuses GitHub Actions workflow commands in log text (see
+	// NeutralizeCommands), for a report printed where a runner reads it.
+	CISafe bool
 }
 
 // Limits that keep a long report readable in a ticket: past them, text is
@@ -30,10 +41,120 @@ const (
 // Markdown writes the report for a GitHub or Jira ticket: a summary table,
 // then per finding its explanation, the evidence quoted with source:line,
 // the numbers that prove it and the replayed state just before the break.
-// All log text is escaped: inline text with backslashes, identifiers as
-// code spans, evidence in code blocks whose fence outlasts any backticks
-// in the log.
+// All log text is escaped: inline text with backslashes, identifiers and
+// any word GitHub would turn into a link, a mention or an issue reference
+// as code spans, evidence in code blocks whose fence outlasts any
+// backticks in the log. The only links and HTML are logsleuth's own.
 func Markdown(w io.Writer, r *Report, opt MarkdownOptions) error {
+	doc := markdownDoc(r, opt)
+	_, err := io.WriteString(w, doc)
+	return err
+}
+
+func markdownDoc(r *Report, opt MarkdownOptions) string {
+	finish := func(s string) string {
+		s = strings.TrimRight(s, "\n") + "\n"
+		if opt.CISafe {
+			s = NeutralizeCommands(s)
+		}
+		return s
+	}
+	head := mdHead(r)
+	if len(r.Findings) == 0 {
+		return finish(head + "\nNo broken invariant found.\n")
+	}
+	tableHead, rows := mdTable(r)
+	table := tableHead + strings.Join(rows, "")
+	// The sections cannot fit where the table alone does not.
+	if !opt.SummaryOnly && (opt.MaxBytes <= 0 || len(head)+len(table) < opt.MaxBytes) {
+		var b strings.Builder
+		b.WriteString(head)
+		b.WriteString("\n")
+		b.WriteString(table)
+		// Every section ends with a blank line, so one goes before the
+		// first only.
+		b.WriteString("\n")
+		fold := len(r.Findings) > mdFindingsOpen
+		for i := range r.Findings {
+			mdFinding(&b, r, i, fold)
+		}
+		full := finish(b.String())
+		if opt.MaxBytes <= 0 || len(full) <= opt.MaxBytes {
+			return full
+		}
+	}
+	summaryOnly := finish(head + "\n" + table)
+	if opt.MaxBytes <= 0 || len(summaryOnly) <= opt.MaxBytes && opt.SummaryOnly {
+		return summaryOnly
+	}
+	limit := fmt.Sprintf("%d KiB", opt.MaxBytes>>10)
+	if opt.MaxBytes < 1<<10 {
+		limit = plural(opt.MaxBytes, "byte")
+	}
+	short := false
+	cut := func(shown int) string {
+		var note string
+		if shown == len(rows) {
+			note = fmt.Sprintf("The per-finding sections are left out: this report holds at most %s.", limit)
+		} else {
+			note = fmt.Sprintf("Showing %d of %d findings (those that fail the run first): this report holds at most %s.", shown, len(rows), limit)
+		}
+		if short {
+			note += " The unreadable inputs and diagnostics are left out too."
+		}
+		if opt.FullReport != "" {
+			note += " " + opt.FullReport
+		}
+		return "\n" + mdText(note) + "\n"
+	}
+	if s := finish(head + "\n" + table + cut(len(rows))); len(s) <= opt.MaxBytes {
+		return s
+	}
+	// Rows from the end of the priority order go first; what is left is
+	// printed in report order.
+	order := make([]int, len(rows))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		fa, fb := r.Failing(order[a]), r.Failing(order[b])
+		if fa != fb {
+			return fa
+		}
+		return r.Findings[order[a]].Severity > r.Findings[order[b]].Severity
+	})
+	build := func(head string, k int) string {
+		keep := append([]int(nil), order[:k]...)
+		sort.Ints(keep)
+		var b strings.Builder
+		b.WriteString(head)
+		b.WriteString("\n")
+		if k > 0 {
+			b.WriteString(tableHead)
+			for _, i := range keep {
+				b.WriteString(rows[i])
+			}
+		}
+		b.WriteString(cut(k))
+		return finish(b.String())
+	}
+	// A head too long for the budget (thousands of unreadable inputs)
+	// gives way to its first lines, which say what the run found.
+	if len(build(head, 0)) > opt.MaxBytes {
+		head, short = mdTitle(r), true
+	}
+	// The longest prefix of the order that fits: sizes grow with k (each
+	// row outweighs the few bytes the note's wording changes by; the check
+	// after the search makes sure).
+	k := sort.Search(len(rows)+1, func(k int) bool { return len(build(head, k)) > opt.MaxBytes }) - 1
+	for k > 0 && len(build(head, k)) > opt.MaxBytes {
+		k--
+	}
+	return build(head, max(k, 0))
+}
+
+// mdTitle is the report's heading and counts.
+func mdTitle(r *Report) string {
 	var b strings.Builder
 	b.WriteString("## logsleuth report\n\n")
 	b.WriteString(summary(r))
@@ -47,6 +168,14 @@ func Markdown(w io.Writer, r *Report, opt MarkdownOptions) error {
 		}
 		fmt.Fprintf(&b, "\n%d of them new, %d already in the baseline.\n", len(r.Findings)-n, n)
 	}
+	return b.String()
+}
+
+// mdHead is everything before the summary table: the title, and what
+// could not be read.
+func mdHead(r *Report) string {
+	var b strings.Builder
+	b.WriteString(mdTitle(r))
 	if len(r.Stats.Unreadable) > 0 {
 		b.WriteString("\n**Inputs that could not be read** (the rest was analysed):\n\n")
 		for _, u := range r.Stats.Unreadable {
@@ -70,40 +199,30 @@ func Markdown(w io.Writer, r *Report, opt MarkdownOptions) error {
 		}
 		b.WriteString("\n</details>\n")
 	}
-	if len(r.Findings) == 0 {
-		b.WriteString("\nNo broken invariant found.\n")
-		_, err := io.WriteString(w, b.String())
-		return err
-	}
-	b.WriteString("\n")
+	return b.String()
+}
+
+// mdTable is the summary table's header and one row per finding, each
+// ending in a newline.
+func mdTable(r *Report) (string, []string) {
+	head := "| # | Rule | Severity | Subject | Where |\n|---:|---|---|---|---|\n"
 	if r.HasBaseline {
-		b.WriteString("| # | Rule | Severity | Subject | Where | Status |\n|---:|---|---|---|---|---|\n")
-	} else {
-		b.WriteString("| # | Rule | Severity | Subject | Where |\n|---:|---|---|---|---|\n")
+		head = "| # | Rule | Severity | Subject | Where | Status |\n|---:|---|---|---|---|---|\n"
 	}
+	rows := make([]string, len(r.Findings))
 	for i := range r.Findings {
 		f := &r.Findings[i]
-		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s |", i+1, mdCode(f.Rule, true), f.Severity, mdSubject(f.Subject, true), mdWhere(f, true))
+		row := fmt.Sprintf("| %d | %s | %s | %s | %s |", i+1, mdCode(f.Rule, true), f.Severity, mdSubject(f.Subject, true), mdWhere(f, true))
 		if r.HasBaseline {
 			if r.IsBaselined(i) {
-				b.WriteString(" baseline |")
+				row += " baseline |"
 			} else {
-				b.WriteString(" **new** |")
+				row += " **new** |"
 			}
 		}
-		b.WriteString("\n")
+		rows[i] = row + "\n"
 	}
-	if !opt.SummaryOnly {
-		// Every section ends with a blank line, so one goes before the
-		// first only.
-		b.WriteString("\n")
-		fold := len(r.Findings) > mdFindingsOpen
-		for i := range r.Findings {
-			mdFinding(&b, r, i, fold)
-		}
-	}
-	_, err := io.WriteString(w, strings.TrimRight(b.String(), "\n")+"\n")
-	return err
+	return head, rows
 }
 
 func mdSubject(s rules.Subject, inTable bool) string {
@@ -122,7 +241,7 @@ func mdSubject(s rules.Subject, inTable bool) string {
 	add("node", s.Node)
 	add("allocation", s.Allocation)
 	if len(parts) == 0 {
-		return mdText(s.System)
+		return mdCode(s.System, inTable)
 	}
 	return strings.Join(parts, " ")
 }
@@ -205,8 +324,11 @@ func mdFinding(b *strings.Builder, r *Report, i int, fold bool) {
 		if s := f.Subject.String(); s != "" {
 			who = s
 		}
-		label := "Replayed state of " + who + " just before the break"
-		mdBlock(b, label, "**"+mdText(label)+"**", strings.Join(sanitizeAll(f.State), "\n")+"\n", len(f.State) > mdStateOpen)
+		label := "**" + mdText("Replayed state of "+who+" just before the break") + "**"
+		// The folded summary is raw HTML, where GitHub still links and
+		// mentions: it carries no log text.
+		folded := fmt.Sprintf("Replayed state just before the break (%s)", plural(len(f.State), "line"))
+		mdBlock(b, folded, label, strings.Join(sanitizeAll(f.State), "\n")+"\n", len(f.State) > mdStateOpen)
 	}
 	if fold {
 		b.WriteString("</details>\n\n")
@@ -214,7 +336,9 @@ func mdFinding(b *strings.Builder, r *Report, i int, fold bool) {
 }
 
 // mdBlock writes a code block under a bold label, or folded into a
-// <details> whose summary is summaryText when folded is set.
+// <details> whose summary is summaryText when folded is set. summaryText
+// goes into raw HTML, where GitHub links URLs and mentions even when
+// escaped: it must hold no log text.
 func mdBlock(b *strings.Builder, summaryText, label, block string, folded bool) {
 	block = SanitizeLines(block)
 	fence := mdFence(block)

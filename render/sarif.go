@@ -325,7 +325,7 @@ func (o SARIFOptions) uri(src string) (string, bool) {
 	if filepath.IsAbs(p) {
 		if root != "" {
 			if rel, err := filepath.Rel(root, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-				return escapePath(filepath.ToSlash(rel)), true
+				return relativeRef(filepath.ToSlash(rel)), true
 			}
 		}
 		slash := filepath.ToSlash(p)
@@ -334,7 +334,20 @@ func (o SARIFOptions) uri(src string) (string, bool) {
 		}
 		return "file://" + escapePath(slash), false
 	}
-	return escapePath(filepath.ToSlash(filepath.Clean(p))), true
+	return relativeRef(filepath.ToSlash(filepath.Clean(p))), true
+}
+
+// relativeRef makes a relative slash path an RFC 3986 relative reference:
+// each segment percent-encoded, and "./" before a first segment with a
+// colon, which would otherwise read as a URI scheme (yb-tserver-0:9100.log
+// is scheme "yb-tserver-0"; RFC 3986 section 4.2).
+func relativeRef(p string) string {
+	ref := escapePath(p)
+	first, _, _ := strings.Cut(ref, "/")
+	if strings.Contains(first, ":") {
+		ref = "./" + ref
+	}
+	return ref
 }
 
 // escapePath percent-encodes each segment of a slash path.

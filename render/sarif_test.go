@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"encoding/json"
+	"net/url"
 	"os"
 	"testing"
 
@@ -182,6 +183,13 @@ func TestSARIFURIs(t *testing.T) {
 		{SARIFOptions{Cwd: "/r"}, "-", "stdin", false},
 		{SARIFOptions{}, "./a//b.log", "a/b.log", true},
 		{SARIFOptions{Cwd: "/r"}, "/r/..x/b.log", "..x/b.log", true},
+		// A first segment with a colon would read as a scheme.
+		{SARIFOptions{Cwd: "/r"}, "yb-tserver-0:9100.log", "./yb-tserver-0:9100.log", true},
+		{SARIFOptions{}, "yb-tserver-0:9100.log", "./yb-tserver-0:9100.log", true},
+		{SARIFOptions{Cwd: "/r"}, "/r/node:1/es.log", "./node:1/es.log", true},
+		{SARIFOptions{Cwd: "/r"}, "logs/yb-tserver-0:9100.log", "logs/yb-tserver-0:9100.log", true},
+		{SARIFOptions{Cwd: "/r"}, "100%[a]?.log", "100%25%5Ba%5D%3F.log", true},
+		{SARIFOptions{Cwd: "/r"}, "/x/yb-tserver-0:9100.log", "file:///x/yb-tserver-0:9100.log", false},
 	} {
 		uri, base := tc.opt.uri(tc.src)
 		assert.Equal(t, tc.uri, uri, "%+v %s", tc.opt, tc.src)
@@ -205,4 +213,21 @@ func TestSARIFBaselineStateAndDuplicates(t *testing.T) {
 	fp := Fingerprint(&r.Findings[0])
 	assert.Equal(t, fp+":1", res[0].PartialFingerprints[FingerprintVersion])
 	assert.Equal(t, fp+":2", res[4].PartialFingerprints[FingerprintVersion])
+}
+
+// TestSARIFRelativeURIsResolve: every relative artifact URI is an RFC 3986
+// relative reference that a consumer resolves against %SRCROOT% back to
+// the file the source names.
+func TestSARIFRelativeURIsResolve(t *testing.T) {
+	root, err := url.Parse("file:///src/repo/")
+	require.NoError(t, err)
+	opt := SARIFOptions{Cwd: "/src/repo"}
+	for _, src := range []string{"yb-tserver-0:9100.log", "a:b/c:d.log", "logs/x:1.log", "sp ace#1%.log", "é.log", "evil\x1b[31m.log", "-dash.log", ".hidden:1"} {
+		uri, base := opt.uri(src)
+		require.True(t, base, src)
+		ref, err := url.Parse(uri)
+		require.NoError(t, err, src)
+		assert.Empty(t, ref.Scheme, "%s: %s reads as scheme %q", src, uri, ref.Scheme)
+		assert.Equal(t, "/src/repo/"+src, root.ResolveReference(ref).Path, src)
+	}
 }

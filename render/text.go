@@ -16,6 +16,9 @@ import (
 type TextOptions struct {
 	// Color turns on lipgloss styling; callers set it for terminals only.
 	Color bool
+	// CISafe defuses GitHub Actions workflow commands in log text (see
+	// NeutralizeCommands), for a report printed where a runner reads it.
+	CISafe bool
 }
 
 type textStyles struct {
@@ -47,7 +50,8 @@ func newTextStyles(w io.Writer, color bool) textStyles {
 }
 
 // Text writes the report for a person reading a terminal or a ticket.
-// Every piece of log text passes through Sanitize.
+// Every piece of log text passes through Sanitize, which shows control
+// and invisible characters as escapes.
 func Text(w io.Writer, r *Report, opt TextOptions) error {
 	st := newTextStyles(w, opt.Color)
 	var b strings.Builder
@@ -90,7 +94,11 @@ func Text(w io.Writer, r *Report, opt TextOptions) error {
 	}
 	b.WriteString(summary(r))
 	b.WriteString("\n")
-	_, err := io.WriteString(w, b.String())
+	out := b.String()
+	if opt.CISafe {
+		out = NeutralizeCommands(out)
+	}
+	_, err := io.WriteString(w, out)
 	return err
 }
 

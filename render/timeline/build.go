@@ -42,14 +42,55 @@ type place struct {
 // paneB collects one pane's groups and lanes.
 type paneB struct {
 	pane   *Pane
-	groups map[string]*Group
-	lanes  map[string]*Lane
+	groups map[groupKey]*Group
+	lanes  map[laneKey]*Lane
 	lo, hi int64
 	has    bool
 }
 
+// The systems, in the order the page draws their groups.
+const (
+	sysYB    = 1
+	sysES    = 2
+	sysOther = 9
+)
+
+// groupKey names a group by its parts, never by joining them: a tablet
+// id, an index name or a file name can hold any separator, and two
+// subjects whose joined names collided would share a lane, one of them
+// gone from the page. The key is also the group's sort order.
+type groupKey struct {
+	sys   int    // sysYB, sysES or sysOther
+	name  string // the tablet, the index; empty for sysOther
+	shard int    // the Elasticsearch shard number, -1 for none
+}
+
+// laneKey names a lane within its pane's group: the peer, the node, or
+// for sysOther the source.
+type laneKey struct {
+	group groupKey
+	name  string
+}
+
+func (a groupKey) less(b groupKey) bool {
+	if a.sys != b.sys {
+		return a.sys < b.sys
+	}
+	if a.name != b.name {
+		return a.name < b.name
+	}
+	return a.shard < b.shard
+}
+
+func (a laneKey) less(b laneKey) bool {
+	if a.group != b.group {
+		return a.group.less(b.group)
+	}
+	return a.name < b.name
+}
+
 func newPaneB(axis Axis, title, note string) *paneB {
-	return &paneB{pane: &Pane{Axis: axis, Title: title, Note: note}, groups: map[string]*Group{}, lanes: map[string]*Lane{}}
+	return &paneB{pane: &Pane{Axis: axis, Title: title, Note: note}, groups: map[groupKey]*Group{}, lanes: map[laneKey]*Lane{}}
 }
 
 // see widens the pane's range to take t.
@@ -66,19 +107,21 @@ func (p *paneB) see(t int64) {
 	p.has = true
 }
 
-// lane returns the lane id in group gid, creating both.
-func (p *paneB) lane(gid, glabel, id, label, title string) *Lane {
-	if l := p.lanes[id]; l != nil {
+// lane returns the lane k, creating it and its group. Ids are given in
+// finish, once every lane is known, as short opaque names in draw order:
+// the page's script looks lanes up by them, and no log text is in them.
+func (p *paneB) lane(k laneKey, glabel, label, title string) *Lane {
+	if l := p.lanes[k]; l != nil {
 		return l
 	}
-	g := p.groups[gid]
+	g := p.groups[k.group]
 	if g == nil {
-		g = &Group{ID: gid, Label: glabel}
-		p.groups[gid] = g
+		g = &Group{Label: glabel, key: k.group}
+		p.groups[k.group] = g
 	}
-	l := &Lane{ID: id, Label: label, Title: title}
+	l := &Lane{Label: label, Title: title, key: k}
 	g.Lanes = append(g.Lanes, l)
-	p.lanes[id] = l
+	p.lanes[k] = l
 	return l
 }
 
@@ -234,7 +277,7 @@ func (b *builder) generic(e parse.Event) {
 	} else {
 		src := e.Info().Pos.Source
 		b.other++
-		l = b.wall.lane("9|other", "Events that name no tablet or shard", "w|other|"+src, src, "events of "+src+" that name no tablet or shard")
+		l = b.wall.lane(laneKey{groupKey{sys: sysOther, shard: -1}, src}, "Events that name no tablet or shard", src, "events of "+src+" that name no tablet or shard")
 	}
 	b.mark(l, e, "event", e.Kind())
 }
@@ -245,6 +288,7 @@ func (b *builder) finish(rep *render.Report) {
 	b.yb.finish()
 	b.es.finish()
 	panes := []*paneB{b.wall, b.ht}
+	groups, lanes := 0, 0
 	for i, p := range panes {
 		if !p.has {
 			p.lo, p.hi = 0, 1_000_000
@@ -254,15 +298,18 @@ func (b *builder) finish(rep *render.Report) {
 			p.hi += 500_000
 		}
 		p.pane.Min, p.pane.Max = p.lo, p.hi
-		var gids []string
-		for id := range p.groups {
-			gids = append(gids, id)
+		gs := make([]*Group, 0, len(p.groups))
+		for _, g := range p.groups {
+			gs = append(gs, g)
 		}
-		sort.Strings(gids)
-		for _, id := range gids {
-			g := p.groups[id]
-			sort.SliceStable(g.Lanes, func(x, y int) bool { return g.Lanes[x].ID < g.Lanes[y].ID })
+		sort.Slice(gs, func(x, y int) bool { return gs[x].key.less(gs[y].key) })
+		for _, g := range gs {
+			g.ID = fmt.Sprintf("g%d", groups)
+			groups++
+			sort.Slice(g.Lanes, func(x, y int) bool { return g.Lanes[x].key.less(g.Lanes[y].key) })
 			for _, l := range g.Lanes {
+				l.ID = fmt.Sprintf("l%d", lanes)
+				lanes++
 				for j := range l.Bands {
 					if l.Bands[j].From == unknownStart {
 						l.Bands[j].From = p.lo
@@ -296,8 +343,7 @@ func (b *builder) finish(rep *render.Report) {
 // names, labels built from messages) as render.Sanitize cleans text for a
 // terminal: the page needs no control characters, and text copied out of
 // it into a terminal must not carry escape sequences. Lines, sources and
-// findings are cleaned as they are added. Ids are cleaned the same way
-// everywhere, so locations still name their lanes.
+// findings are cleaned as they are added. Ids hold no log text.
 func sanitizeModel(m *Model) {
 	c := render.Sanitize
 	for _, p := range m.Panes {
@@ -305,9 +351,9 @@ func sanitizeModel(m *Model) {
 			p.Spans[i].Text = c(p.Spans[i].Text)
 		}
 		for _, g := range p.Groups {
-			g.ID, g.Label = c(g.ID), c(g.Label)
+			g.Label = c(g.Label)
 			for _, l := range g.Lanes {
-				l.ID, l.Label, l.Title, l.Sub = c(l.ID), c(l.Label), c(l.Title), c(l.Sub)
+				l.Label, l.Title, l.Sub = c(l.Label), c(l.Title), c(l.Sub)
 				for i := range l.Bands {
 					l.Bands[i].Text = c(l.Bands[i].Text)
 				}
@@ -315,11 +361,6 @@ func sanitizeModel(m *Model) {
 					l.Marks[i].Text = c(l.Marks[i].Text)
 				}
 			}
-		}
-	}
-	for _, f := range m.Findings {
-		for i := range f.Locs {
-			f.Locs[i].Lane = c(f.Locs[i].Lane)
 		}
 	}
 }
@@ -378,7 +419,7 @@ func (b *builder) finding(f *rules.Finding) {
 				if first == nil {
 					first = &p
 				}
-				if own[p.lane.ID] && best == nil {
+				if own[p.lane] && best == nil {
 					best = &p
 				}
 			}
@@ -412,19 +453,26 @@ func (b *builder) paneIndex(p int) int {
 	return len(b.m.Panes) - 1
 }
 
-// subjectLanes are the lane ids a finding's subject names.
-func (b *builder) subjectLanes(s rules.Subject) map[string]bool {
-	out := map[string]bool{}
+// subjectLanes are the lanes a finding's subject names.
+func (b *builder) subjectLanes(s rules.Subject) map[*Lane]bool {
+	out := map[*Lane]bool{}
+	var k laneKey
 	switch s.System {
 	case "yb":
-		out[ybLaneID("w", s.Tablet, s.Peer)] = true
-		out[ybLaneID("h", s.Tablet, s.Peer)] = true
+		k = ybLaneKey(s.Tablet, s.Peer)
 	case "es":
 		shard := -1
 		if s.Shard != nil {
 			shard = *s.Shard
 		}
-		out[esLaneID(s.Index, shard, s.Node)] = true
+		k = esLaneKey(s.Index, shard, s.Node)
+	default:
+		return out
+	}
+	for _, p := range []*paneB{b.wall, b.ht} {
+		if l := p.lanes[k]; l != nil {
+			out[l] = true
+		}
 	}
 	return out
 }

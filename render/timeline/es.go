@@ -10,10 +10,9 @@ import (
 	"github.com/logsleuth/logsleuth/parse/es"
 )
 
-// esLaneID names a shard copy's lane. The "2|" sorts Elasticsearch after
-// YugabyteDB.
-func esLaneID(index string, shard int, node string) string {
-	return fmt.Sprintf("w|2|%s|%d|%s", index, shard, node)
+// esLaneKey names a shard copy's lane.
+func esLaneKey(index string, shard int, node string) laneKey {
+	return laneKey{groupKey{sys: sysES, name: index, shard: shard}, node}
 }
 
 // esCopy is one shard copy's building state.
@@ -33,7 +32,7 @@ type esCopy struct {
 
 type esBuilder struct {
 	b      *builder
-	copies map[string]*esCopy
+	copies map[laneKey]*esCopy
 	// nodeName maps node ids (routing tables print ids) to names (log
 	// lines print names), from the cluster state's node rows.
 	nodeName map[string]string
@@ -49,26 +48,28 @@ type esBuilder struct {
 }
 
 func newESBuilder(b *builder) *esBuilder {
-	return &esBuilder{b: b, copies: map[string]*esCopy{}, nodeName: map[string]string{}, nodeID: map[string]string{}, aidNode: map[string]string{}, span: -1}
+	return &esBuilder{b: b, copies: map[laneKey]*esCopy{}, nodeName: map[string]string{}, nodeID: map[string]string{}, aidNode: map[string]string{}, span: -1}
 }
 
 // copyOf returns the building state of a shard copy, creating its lane.
 func (x *esBuilder) copyOf(index string, shard int, node string) *esCopy {
-	id := esLaneID(index, shard, node)
-	if c := x.copies[id]; c != nil {
+	if index == "" {
+		shard = -1 // one group for lines that name no shard
+	}
+	k := esLaneKey(index, shard, node)
+	if c := x.copies[k]; c != nil {
 		return c
 	}
-	gid := fmt.Sprintf("2|%s|%d", index, shard)
 	gl := fmt.Sprintf("shard [%s][%d]", index, shard)
 	if index == "" {
-		gid, gl = "2|", "lines that name no shard"
+		gl = "lines that name no shard"
 	}
 	label := node
 	if label == "" {
 		label = "node ?"
 	}
 	c := &esCopy{
-		lane:     x.b.wall.lane(gid, gl, id, clip(label, 24), "copy on node "+node),
+		lane:     x.b.wall.lane(k, gl, clip(label, 24), "copy on node "+node),
 		term:     -1,
 		termVal:  -1,
 		recovery: -1,
@@ -77,7 +78,7 @@ func (x *esBuilder) copyOf(index string, shard int, node string) *esCopy {
 		gcp:      &Series{Name: "global checkpoint", Kind: "gcp"},
 		max:      &Series{Name: "max_seq_no", Kind: "max-seq"},
 	}
-	x.copies[id] = c
+	x.copies[k] = c
 	return c
 }
 
@@ -453,13 +454,13 @@ func (x *esBuilder) point(s *Series, v int64, e parse.Event) {
 // finish closes open bands and spans and sets each lane's value range.
 func (x *esBuilder) finish() {
 	end := x.b.wall.hi
-	ids := make([]string, 0, len(x.copies))
-	for id := range x.copies {
-		ids = append(ids, id)
+	keys := make([]laneKey, 0, len(x.copies))
+	for k := range x.copies {
+		keys = append(keys, k)
 	}
-	sort.Strings(ids)
-	for _, id := range ids {
-		c := x.copies[id]
+	sort.Slice(keys, func(i, j int) bool { return keys[i].less(keys[j]) })
+	for _, k := range keys {
+		c := x.copies[k]
 		for i := range c.lane.Bands {
 			if bd := &c.lane.Bands[i]; bd.Open && bd.To < end {
 				bd.To = end

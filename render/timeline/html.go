@@ -88,7 +88,9 @@ func WriteModel(w io.Writer, m *Model) error {
 // element. encoding/json's default HTML escaping writes <, > and & as
 // \u003c, \u003e and \u0026 (and U+2028, U+2029 escaped), so no log text can
 // close the element (`</script>`) or open a comment (`<!--`) that would
-// change how the browser finds its end; JSON.parse restores the text.
+// change how the browser finds its end; render.SafeJSON then applies the
+// filter every report's JSON passes (a page printed to a CI log carries
+// no workflow command). JSON.parse restores the text.
 func marshal(m *Model) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -96,7 +98,7 @@ func marshal(m *Model) ([]byte, error) {
 	if err := enc.Encode(m); err != nil {
 		return nil, err
 	}
-	return bytes.TrimRight(b.Bytes(), "\n"), nil
+	return render.SafeJSON(bytes.TrimRight(b.Bytes(), "\n")), nil
 }
 
 // hashSource is a CSP source for an inline element's exact content.

@@ -55,13 +55,17 @@ type Pane struct {
 // Group is one subject's lanes: a YugabyteDB tablet or an Elasticsearch
 // shard.
 type Group struct {
+	// ID is an opaque name, unique in the model.
 	ID    string  `json:"id"`
 	Label string  `json:"label"`
 	Lanes []*Lane `json:"lanes"`
+
+	key groupKey
 }
 
 // Lane is one peer (or copy): its bands, marks and series.
 type Lane struct {
+	// ID is an opaque name, unique in the model, that locations cite.
 	ID    string `json:"id"`
 	Label string `json:"label"`
 	// Title is the lane's full name for the tooltip (labels shorten uuids).
@@ -80,6 +84,8 @@ type Lane struct {
 	Bands  []Band    `json:"bands,omitempty"`
 	Marks  []Mark    `json:"marks,omitempty"`
 	Series []*Series `json:"series,omitempty"`
+
+	key laneKey
 }
 
 // The fixed rows of a wall-time lane, top to bottom.

@@ -15,19 +15,37 @@ import (
 	"github.com/logsleuth/logsleuth/render/timeline"
 )
 
-// lane finds a lane by id on pane p of m.
-func lane(t *testing.T, m *timeline.Model, p int, id string) *timeline.Lane {
+// laneIn finds the lane titled title in the group labelled group on pane p
+// of m: lane ids are opaque, so a test names a lane as the page shows it.
+func laneIn(t *testing.T, m *timeline.Model, p int, group, title string) *timeline.Lane {
 	t.Helper()
 	require.Greater(t, len(m.Panes), p)
+	var found *timeline.Lane
 	for _, g := range m.Panes[p].Groups {
+		if g.Label != group {
+			continue
+		}
 		for _, l := range g.Lanes {
-			if l.ID == id {
-				return l
+			if l.Title == title {
+				require.Nil(t, found, "two lanes %q in %q on pane %d", title, group, p)
+				found = l
 			}
 		}
 	}
-	t.Fatalf("no lane %s on pane %d", id, p)
-	return nil
+	require.NotNil(t, found, "no lane %q in %q on pane %d", title, group, p)
+	return found
+}
+
+// ybLane is the lane of a YugabyteDB replica on pane p.
+func ybLane(t *testing.T, m *timeline.Model, p int, tablet, peer string) *timeline.Lane {
+	t.Helper()
+	return laneIn(t, m, p, "tablet "+tablet, "peer "+peer)
+}
+
+// esLane is the lane of an Elasticsearch shard copy.
+func esLane(t *testing.T, m *timeline.Model, index string, shard int, node string) *timeline.Lane {
+	t.Helper()
+	return laneIn(t, m, 0, fmt.Sprintf("shard [%s][%d]", index, shard), "copy on node "+node)
 }
 
 func marksOf(l *timeline.Lane, kind string) []timeline.Mark {
@@ -66,7 +84,7 @@ func TestFoundingIncidentPicture(t *testing.T) {
 	assert.Equal(t, timeline.Wall, m.Panes[0].Axis)
 	assert.Equal(t, timeline.Hybrid, m.Panes[1].Axis)
 
-	h := lane(t, m, 1, "h|1|"+foundingTablet+"|"+foundingPeer)
+	h := ybLane(t, m, 1, foundingTablet, foundingPeer)
 	assert.Equal(t, 33, h.Rows, "32 dump entries and the too-low op's row")
 	assert.Equal(t, "mvcc-ht-too-low.log", h.Sub)
 
@@ -111,7 +129,7 @@ func TestFoundingIncidentPicture(t *testing.T) {
 	assert.Len(t, marksOf(h, "op-aborted"), 4)
 
 	// The wall pane has the dump and the FATAL, at the FATAL line's time.
-	w := lane(t, m, 0, "w|1|"+foundingTablet+"|"+foundingPeer)
+	w := ybLane(t, m, 0, foundingTablet, foundingPeer)
 	at := time.Date(2023, 10, 7, 16, 39, 7, 497722000, time.UTC).UnixMicro()
 	require.Len(t, marksOf(w, "dump"), 1)
 	require.Len(t, marksOf(w, "assert"), 1)
@@ -146,9 +164,9 @@ func TestRaftSeedPicture(t *testing.T) {
 		require.NoError(t, err)
 		return time.Date(2023, 10, 7, tm.Hour(), tm.Minute(), tm.Second(), tm.Nanosecond(), time.UTC).UnixMicro()
 	}
-	ts1 := lane(t, m, 0, "w|1|"+tablet+"|1f0e3c5a7b9d4e6f8a0b2c4d6e8f0a1b")
-	ts2 := lane(t, m, 0, "w|1|"+tablet+"|2a4c6e8f0b1d4f3a5c7e9a0b2d4f6a8c")
-	ts3 := lane(t, m, 0, "w|1|"+tablet+"|3b5d7f9a1c3e4a6b8d0f2a4c6e8a0c2e")
+	ts1 := ybLane(t, m, 0, tablet, "1f0e3c5a7b9d4e6f8a0b2c4d6e8f0a1b")
+	ts2 := ybLane(t, m, 0, tablet, "2a4c6e8f0b1d4f3a5c7e9a0b2d4f6a8c")
+	ts3 := ybLane(t, m, 0, tablet, "3b5d7f9a1c3e4a6b8d0f2a4c6e8a0c2e")
 	assert.Equal(t, "ts-1.log", ts1.Sub)
 
 	lead := func(l *timeline.Lane) []string {
@@ -214,13 +232,16 @@ func TestUnknownEventsGetAMark(t *testing.T) {
 		&orphan{Meta: meta(3)},
 	}
 	m := timeline.Build(events, &render.Report{})
-	for _, c := range []struct{ lane, kind string }{
-		{"w|1|tab|peer", "yb.brand-new"},
-		{"w|2|idx|3|node-a", "xx.shard-thing"},
-		{"w|other|x.log", "xx.orphan"},
+	for _, c := range []struct {
+		lane *timeline.Lane
+		kind string
+	}{
+		{ybLane(t, m, 0, "tab", "peer"), "yb.brand-new"},
+		{esLane(t, m, "idx", 3, "node-a"), "xx.shard-thing"},
+		{laneIn(t, m, 0, "Events that name no tablet or shard", "events of x.log that name no tablet or shard"), "xx.orphan"},
 	} {
-		l := lane(t, m, 0, c.lane)
-		require.Len(t, l.Marks, 1, c.lane)
+		l := c.lane
+		require.Len(t, l.Marks, 1, c.kind)
 		assert.Equal(t, "event", l.Marks[0].Kind)
 		assert.Equal(t, c.kind, l.Marks[0].Text)
 		assert.Equal(t, at.UnixMicro(), l.Marks[0].At)
@@ -238,7 +259,7 @@ func TestUntimedLogsUseEventOrder(t *testing.T) {
 	}
 	m := timeline.Build(events, &render.Report{})
 	assert.Equal(t, timeline.Order, m.Panes[0].Axis)
-	l := lane(t, m, 0, "w|1|t|p")
+	l := ybLane(t, m, 0, "t", "p")
 	require.Len(t, l.Marks, 3)
 	assert.Equal(t, []int64{0, 1_000_000, 2_000_000}, []int64{l.Marks[0].At, l.Marks[1].At, l.Marks[2].At})
 }
@@ -301,7 +322,7 @@ func TestESSeedPicture(t *testing.T) {
 		{at("2018-01-27T10:58:28.400"), at("2018-01-27T10:58:32.700")},
 	}, spans)
 
-	t1 := lane(t, m, 0, "w|2|test|1|node_t1")
+	t1 := esLane(t, m, "test", 1, "node_t1")
 	rec := bandsOf(t1, "recovery")
 	require.Len(t, rec, 2)
 	assert.Equal(t, [2]int64{at("2018-01-27T10:58:25.060"), at("2018-01-27T10:58:25.092")}, [2]int64{rec[0].From, rec[0].To})
@@ -340,7 +361,7 @@ func TestConfigRacePicture(t *testing.T) {
 	events, rep := analyze(t, "../../testdata/yb/config/race")
 	m := timeline.Build(events, rep)
 	const tablet = "6f0e2c1ad4b84e5f9a7c3b2d1e0f4a58"
-	d := lane(t, m, 0, "w|1|"+tablet+"|d9e8f7a6b5c44d3e2f1a0b9c8d7e6f50")
+	d := ybLane(t, m, 0, tablet, "d9e8f7a6b5c44d3e2f1a0b9c8d7e6f50")
 	member := bandsOf(d, "member-pre_voter")
 	require.Len(t, member, 1)
 	rbs := bandsOf(d, "rbs")
@@ -350,7 +371,7 @@ func TestConfigRacePicture(t *testing.T) {
 	assert.Less(t, rbs[0].From, member[0].To)
 	assert.Contains(t, rbs[0].Text, "3f1c0a9b")
 
-	leader := lane(t, m, 0, "w|1|"+tablet+"|3f1c0a9b5e7d4c2a8b6e0f1d2c3b4a59")
+	leader := ybLane(t, m, 0, tablet, "3f1c0a9b5e7d4c2a8b6e0f1d2c3b4a59")
 	require.Len(t, bandsOf(leader, "config-pending"), 2, "ADD_SERVER, then REMOVE_SERVER")
 	voter := bandsOf(leader, "member-voter")
 	require.Len(t, voter, 1)

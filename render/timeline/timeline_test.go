@@ -87,9 +87,9 @@ func TestLogTextCannotEscapeTheData(t *testing.T) {
 	m := dataOf(t, html)
 	require.Len(t, m.Findings, 1)
 	f := m.Findings[0]
-	// The text comes back as logged, less the line separator (which
-	// render.Sanitize drops from all log text, as for a terminal).
-	clean := strings.TrimSuffix(hostile, "\u2028")
+	// The text comes back as logged, with the line separator shown as
+	// render.Sanitize shows it for a terminal.
+	clean := strings.TrimSuffix(hostile, "\u2028") + `\u2028`
 	assert.Equal(t, "message "+clean, f.Message)
 	assert.Equal(t, [][2]string{{"k" + clean, "v" + clean}}, f.Facts)
 	require.Len(t, f.Ev, 1)
@@ -99,17 +99,27 @@ func TestLogTextCannotEscapeTheData(t *testing.T) {
 	// The finding is drawn on the lane of the event it cites.
 	require.Len(t, f.Locs, 1)
 	assert.Equal(t, 0, f.Locs[0].Pane)
-	assert.Equal(t, "w|1|t"+clean+"|p"+clean, f.Locs[0].Lane)
+	var drawn *timeline.Lane
+	for _, g := range m.Panes[0].Groups {
+		for _, l := range g.Lanes {
+			if l.ID == f.Locs[0].Lane {
+				drawn = l
+				assert.Equal(t, "tablet t"+clean, g.Label)
+			}
+		}
+	}
+	require.NotNil(t, drawn, "the location names a lane")
+	assert.Equal(t, "peer p"+clean, drawn.Title)
 }
 
-// TestTerminalControlsRemoved: log text is sanitised as for the terminal
+// TestTerminalControlsShown: log text is sanitised as for the terminal
 // before it is embedded, so a page never carries escape sequences a
-// viewer or a copy-paste could act on.
-func TestTerminalControlsRemoved(t *testing.T) {
+// viewer or a copy-paste could act on, and shows where they were.
+func TestTerminalControlsShown(t *testing.T) {
 	events, rep := hostileRun()
 	rep.Findings[0].Message = "a\x1b[31mred\x1b[0m\x07 b"
 	m := dataOf(t, page(t, events, rep))
-	assert.Equal(t, "ared b", m.Findings[0].Message)
+	assert.Equal(t, `a\x1b[31mred\x1b[0m\x07 b`, m.Findings[0].Message)
 }
 
 // TestDeterministic: the same input gives a byte-identical file, whatever

@@ -10,9 +10,10 @@ import (
 	"github.com/logsleuth/logsleuth/parse/yb"
 )
 
-// ybLaneID names a replica's lane on pane p ("w" wall, "h" hybrid). The
-// "1|" sorts YugabyteDB before Elasticsearch and the other lanes.
-func ybLaneID(p, tablet, peer string) string { return p + "|1|" + tablet + "|" + peer }
+// ybLaneKey names a replica's lane (on either pane).
+func ybLaneKey(tablet, peer string) laneKey {
+	return laneKey{groupKey{sys: sysYB, name: tablet, shard: -1}, peer}
+}
 
 // ybPeer is one replica's building state on the wall pane.
 type ybPeer struct {
@@ -84,7 +85,7 @@ func (y *ybBuilder) peer(tablet, peer string) *ybPeer {
 	p := &ybPeer{
 		id:         peer,
 		srcs:       map[string]bool{},
-		wall:       y.b.wall.lane("1|"+tablet, gl, ybLaneID("w", tablet, peer), label, title),
+		wall:       y.b.wall.lane(ybLaneKey(tablet, peer), gl, label, title),
 		role:       -1,
 		term:       -1,
 		leaderFrom: unknownStart,
@@ -106,7 +107,7 @@ func (y *ybBuilder) htLane(tablet, peer string) *ybPeer {
 	p := y.peer(tablet, peer)
 	if p.ht == nil {
 		gl := "tablet " + tablet
-		p.ht = y.b.ht.lane("1|"+tablet, gl, ybLaneID("h", tablet, peer), p.wall.Label, p.wall.Title)
+		p.ht = y.b.ht.lane(ybLaneKey(tablet, peer), gl, p.wall.Label, p.wall.Title)
 		p.served = &Series{Name: "served safe time", Kind: "served"}
 		p.propagated = &Series{Name: "propagated safe time", Kind: "propagated"}
 		p.forFollow = &Series{Name: "safe time for followers", Kind: "follower-safe"}
