@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/logsleuth/logsleuth/parse"
 	"github.com/logsleuth/logsleuth/parse/es"
@@ -20,7 +21,7 @@ import (
 // elements, no comment, no raw control character, data that decodes, and
 // the text back as render.Sanitize leaves it.
 func FuzzTimeline(f *testing.F) {
-	for _, s := range []string{hostile, "", "</SCRIPT >", "<!--", "\x1b]0;x\x07", "\xff\xfe", "\u2028\u2029", "]]>", "\x9b31m", "</scr\x00ipt>"} {
+	for _, s := range []string{hostile, "", "</SCRIPT >", "<!--", "\x1b]0;x\x07", "\xff\xfe", "\u2028\u2029", "]]>", "\x9b31m", "</scr\x00ipt>", "::error title=x::", "##[error]x", "a|b", "\u200b\ufeff"} {
 		f.Add(s, "a.log", s)
 	}
 	f.Fuzz(func(t *testing.T, text, source, id string) {
@@ -53,8 +54,14 @@ func FuzzTimeline(f *testing.F) {
 		if strings.Contains(page, "<!--") {
 			t.Fatal("a comment opened in the page")
 		}
-		if strings.ContainsAny(page, "\x1b\x07\u009b\u2028\u2029") {
-			t.Fatal("a raw control character reached the page")
+		if strings.ContainsAny(page, "\x1b\x07\u009b\u2028\u2029\u200b\ufeff\u202e") {
+			t.Fatal("a raw control or invisible character reached the page")
+		}
+		// A page printed to a CI log carries no workflow command.
+		for _, l := range strings.Split(page, "\n") {
+			if strings.HasPrefix(strings.TrimLeftFunc(l, unicode.IsSpace), "::") || strings.Contains(l, "##[") {
+				t.Fatalf("workflow command in the page: %q", l)
+			}
 		}
 		m := dataOf(t, page)
 		if len(m.Findings) != 1 || len(m.Findings[0].Locs) == 0 {
