@@ -106,7 +106,7 @@ func TestMarkdownMaxBytes(t *testing.T) {
 	assert.LessOrEqual(t, b.Len(), table.Len()+400)
 	assert.NotContains(t, b.String(), "### ")
 	assert.Equal(t, 2000, strings.Count(b.String(), "\n| ")-1, "every row, without the sections")
-	assert.Contains(t, b.String(), "The per-finding sections are left out: this report holds at most")
+	assert.Contains(t, b.String(), "The per-finding sections are left out to stay within")
 	assert.True(t, strings.HasSuffix(b.String(), "The full report: report.md.\n"), b.String()[b.Len()-200:])
 
 	for _, budget := range []int{20 << 10, 100 << 10, 3000} {

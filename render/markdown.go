@@ -95,9 +95,9 @@ func markdownDoc(r *Report, opt MarkdownOptions) string {
 	cut := func(shown int) string {
 		var note string
 		if shown == len(rows) {
-			note = fmt.Sprintf("The per-finding sections are left out: this report holds at most %s.", limit)
+			note = fmt.Sprintf("The per-finding sections are left out to stay within %s.", limit)
 		} else {
-			note = fmt.Sprintf("Showing %d of %d findings (those that fail the run first): this report holds at most %s.", shown, len(rows), limit)
+			note = fmt.Sprintf("Showing %d of %d findings (those that fail the run first) to stay within %s.", shown, len(rows), limit)
 		}
 		if short {
 			note += " The unreadable inputs and diagnostics are left out too."

@@ -23,6 +23,7 @@ type analyzeOptions struct {
 	SarifRoot string
 	Rules     string
 	Catalog   []string
+	CISafe    bool
 }
 
 func newCmdAnalyze(ios *IOStreams) *cobra.Command {
@@ -71,6 +72,7 @@ be written; 3 usage error.`,
 	f.StringVar(&opts.SarifRoot, "sarif-root", "", "make SARIF paths relative to this directory (default: the working directory)")
 	f.StringVar(&opts.Rules, "rules", "", "only these rules: comma-separated IDs, prefixes (yb, yb/mvcc) or globs (*/lease/*); !PATTERN removes")
 	f.StringVar(&opts.Color, "color", "auto", "colour text output: auto, always or never (NO_COLOR and CLICOLOR_FORCE are honoured in auto)")
+	addCISafeFlag(f, &opts.CISafe)
 	addReadFlags(f, &opts.readOptions)
 	addCatalogFlag(f, &opts.Catalog)
 	_ = cmd.RegisterFlagCompletionFunc("format", completeWords(formats...))
@@ -129,7 +131,7 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 			return err
 		}
 	}
-	env := renderEnv{color: ios.colorFor(opts.Color), sarif: render.SARIFOptions{ToolVersion: versionString()}}
+	env := renderEnv{color: ios.colorFor(opts.Color), ciSafe: ciSafe(ios, opts.CISafe), sarif: render.SARIFOptions{ToolVersion: versionString()}}
 	if hasFormat(outs, "sarif") {
 		if env.sarif.Cwd, err = ios.getwd(); err != nil {
 			return usagef("working directory: %v", err)
@@ -175,7 +177,7 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 	if err := closeOutputs(outs); err != nil {
 		return err
 	}
-	appendStepSummary(ios, in, rep)
+	appendStepSummary(ios, in, rep, outs)
 
 	oc := outcome{unreadable: len(stats.Unreadable) > 0}
 	for i := range rep.Findings {

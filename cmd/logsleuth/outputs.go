@@ -135,8 +135,9 @@ func closeOutputs(outs []output) error {
 
 // renderEnv is what the formats need besides the report.
 type renderEnv struct {
-	color bool // for text to stdout only
-	sarif render.SARIFOptions
+	color  bool // for text to stdout only
+	ciSafe bool // see cisafe.go
+	sarif  render.SARIFOptions
 	// events is the timeline, kept only when an html report is asked for:
 	// the page draws every event, the other formats only findings.
 	events []parse.Event
@@ -157,7 +158,7 @@ func writeReport(w io.Writer, format string, rep *render.Report, env renderEnv) 
 	case "json":
 		return render.JSON(w, rep)
 	case "markdown":
-		return render.Markdown(w, rep, render.MarkdownOptions{})
+		return render.Markdown(w, rep, render.MarkdownOptions{CISafe: env.ciSafe})
 	case "sarif":
 		return render.SARIF(w, rep, env.sarif)
 	case "junit":
@@ -165,7 +166,7 @@ func writeReport(w io.Writer, format string, rep *render.Report, env renderEnv) 
 	case "html":
 		return timeline.Write(w, env.events, rep)
 	}
-	return render.Text(w, rep, render.TextOptions{Color: env.color})
+	return render.Text(w, rep, render.TextOptions{Color: env.color, CISafe: env.ciSafe})
 }
 
 // writeOutputs writes every report. A report for a file is rendered to
@@ -173,7 +174,7 @@ func writeReport(w io.Writer, format string, rep *render.Report, env renderEnv) 
 func writeOutputs(ios *IOStreams, outs []output, rep *render.Report, env renderEnv) error {
 	for _, o := range outs {
 		if o.path == "-" {
-			if err := writeReport(ios.Out, o.format, rep, env); err != nil {
+			if err := writeStdout(ios, o.format, rep, env); err != nil {
 				return fmt.Errorf("write %s report: %w", o.format, err)
 			}
 			continue
@@ -189,45 +190,6 @@ func writeOutputs(ios *IOStreams, outs []output, rep *render.Report, env renderE
 		}
 	}
 	return nil
-}
-
-// stepSummaryMax keeps the job summary under GitHub's 1 MiB limit per step;
-// above it only the summary table is appended.
-const stepSummaryMax = 1000 << 10
-
-// appendStepSummary appends the markdown report to $GITHUB_STEP_SUMMARY
-// when GitHub Actions sets it. A failure is reported but does not change
-// the exit status: the run's verdict stands without its summary.
-func appendStepSummary(ios *IOStreams, in *source.Inputs, rep *render.Report) {
-	path := ios.Getenv("GITHUB_STEP_SUMMARY")
-	if path == "" {
-		return
-	}
-	if c, ok := in.Collides(path); ok && !c.Inside {
-		fmt.Fprintf(ios.ErrOut, "logsleuth: GITHUB_STEP_SUMMARY: %s\n", render.Sanitize(c.Error()))
-		return
-	}
-	var buf bytes.Buffer
-	if err := render.Markdown(&buf, rep, render.MarkdownOptions{}); err != nil {
-		fmt.Fprintf(ios.ErrOut, "logsleuth: GITHUB_STEP_SUMMARY: %v\n", err)
-		return
-	}
-	if buf.Len() > stepSummaryMax {
-		buf.Reset()
-		render.Markdown(&buf, rep, render.MarkdownOptions{SummaryOnly: true})
-		buf.WriteString("\nThe full report is too long for a job summary; write it with -o markdown=FILE.\n")
-	}
-	buf.WriteString("\n")
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err == nil {
-		_, err = f.Write(buf.Bytes())
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-	}
-	if err != nil {
-		fmt.Fprintf(ios.ErrOut, "logsleuth: GITHUB_STEP_SUMMARY: %s\n", render.Sanitize(err.Error()))
-	}
 }
 
 // readBaseline reads --baseline: a JSON report of an earlier run. A
