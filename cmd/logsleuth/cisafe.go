@@ -24,6 +24,44 @@ import (
 // also wrapped in ::stop-commands::TOKEN ... ::TOKEN::, with a token
 // nobody can guess, so the runner processes no command in between.
 
+// ciSafeStderr is ios with standard error defusing workflow commands
+// under GITHUB_ACTIONS=true: diagnostics and errors quote file names and
+// log text, and the runner reads standard error for commands too. Every
+// command's messages pass through it, before any flag is parsed.
+func ciSafeStderr(ios *IOStreams) *IOStreams {
+	if ios.Getenv == nil || !ciSafe(ios, false) {
+		return ios
+	}
+	out := *ios
+	out.ErrOut = &defusingWriter{w: ios.ErrOut, atStart: true}
+	return &out
+}
+
+// defusingWriter writes text through render.NeutralizeCommands, line
+// start by line start across writes.
+type defusingWriter struct {
+	w       io.Writer
+	atStart bool
+}
+
+func (d *defusingWriter) Write(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	s := string(p)
+	if d.atStart {
+		s = render.NeutralizeCommands(s)
+	} else {
+		// Not at a line start: a leading "::" is not a command.
+		s = render.NeutralizeCommands("x" + s)[1:]
+	}
+	d.atStart = p[len(p)-1] == '\n'
+	if _, err := io.WriteString(d.w, s); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
 // addCISafeFlag adds --ci-safe.
 func addCISafeFlag(f *pflag.FlagSet, v *bool) {
 	f.BoolVar(v, "ci-safe", false, "print reports so that no log text can act as a GitHub Actions workflow command (on by itself when GITHUB_ACTIONS=true)")

@@ -226,3 +226,23 @@ func TestStepSummaryAlreadyFull(t *testing.T) {
 	assert.Contains(t, string(b[stepSummaryCap:]), "Showing 0 of 2 findings")
 	assert.Empty(t, r.stderr)
 }
+
+// TestCISafeStderr: under GITHUB_ACTIONS=true the messages on stderr,
+// which quote file names and log text and which the runner reads too,
+// carry no workflow command; they still name the file.
+func TestCISafeStderr(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	bad := "##[error]x.log"
+	require.NoError(t, os.WriteFile(bad, []byte("F1007 16:39:07.497722 954679 mvcc.cc:395] T t P p: \xff\xfe bad bytes\n"), 0o644))
+	args := []string{"analyze", bad, "::error title=x::gone.log"}
+	plain := logsleuth(t, "", nil, args...)
+	require.NotEmpty(t, commandLines(strings.Split(plain.stderr, "\n")), "the messages must carry commands for this test to mean anything:\n%s", plain.stderr)
+	for _, cmd := range [][]string{args, {"events", bad, "::error title=x::gone.log"}} {
+		r := logsleuth(t, "", map[string]string{"GITHUB_ACTIONS": "true"}, cmd...)
+		assert.Equal(t, exitUnreadable, r.code)
+		assert.Empty(t, commandLines(strings.Split(r.stderr, "\n")), r.stderr)
+		assert.Contains(t, r.stderr, `#\x23[error]x.log`)
+		assert.Contains(t, r.stderr, `::error title=x::gone.log`, "mid-line, not a command")
+	}
+}
