@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
 
 	"github.com/logsleuth/logsleuth/parse"
 	"github.com/logsleuth/logsleuth/rules"
@@ -151,5 +153,87 @@ func TestNeutralizeCommands(t *testing.T) {
 		assert.Equal(t, want, got, "%q", in)
 		assert.Equal(t, got, NeutralizeCommands(got), "idempotent on %q", in)
 		assert.Empty(t, commandLines(got))
+	}
+}
+
+// TestIDOfOnlyEscapesPrints: a tablet id made only of escape sequences
+// prints as its escapes in every format for people, and two such ids
+// print apart.
+func TestIDOfOnlyEscapesPrints(t *testing.T) {
+	a, b := "\x1b[31m\x1b[0m", "\x1b[0m\x1b[31m"
+	r := &Report{Findings: []rules.Finding{
+		{Rule: "yb/a/b", Severity: rules.Error, Subject: rules.Subject{System: "yb", Tablet: a, Peer: "\u200b"}, Message: "m", Evidence: []rules.Evidence{{Source: "x.log", Line: 1, Text: "t"}}},
+		{Rule: "yb/a/b", Severity: rules.Error, Subject: rules.Subject{System: "yb", Tablet: b, Peer: "\ufeff"}, Message: "m", Evidence: []rules.Evidence{{Source: "x.log", Line: 2, Text: "t"}}},
+	}}
+	var out bytes.Buffer
+	require.NoError(t, Text(&out, r, TextOptions{}))
+	assert.Contains(t, out.String(), `tablet \x1b[31m\x1b[0m peer \u200b`)
+	assert.Contains(t, out.String(), `tablet \x1b[0m\x1b[31m peer \ufeff`)
+	out.Reset()
+	require.NoError(t, Markdown(&out, r, MarkdownOptions{}))
+	assert.Contains(t, out.String(), "tablet `\\x1b[31m\\x1b[0m` peer `\\u200b`")
+	assert.Contains(t, out.String(), "tablet `\\x1b[0m\\x1b[31m` peer `\\ufeff`")
+	p := parseJUnit(t, r)
+	bodies := p.Suites[0].Cases[0].Failures
+	require.Len(t, bodies, 2)
+	assert.Contains(t, bodies[0].Body, `subject: tablet \x1b[31m\x1b[0m peer \u200b`)
+	assert.Contains(t, bodies[1].Body, `subject: tablet \x1b[0m\x1b[31m peer \ufeff`)
+}
+
+// TestEveryBodyIsFiltered: whatever a writer leaves raw (the JSON report
+// and event lines keep log text as read; the catalog is not sanitised),
+// no JSON or XML document carries a hidden character raw.
+func TestEveryBodyIsFiltered(t *testing.T) {
+	hiddenText := "a\u200bb\ufeffc\u202ed\u009be\u00a0f\U000e0041"
+	r := sampleReport()
+	r.Findings[0].Message = hiddenText
+	r.Findings[0].Subject.Tablet = hiddenText
+	r.Stats.Unreadable = []string{hiddenText}
+	cat := []rules.Rule{{ID: "yb/a/b", Title: hiddenText, Explain: hiddenText, Upstream: []string{hiddenText}}}
+	ev := &fakeEvent{Meta: parse.Meta{Pos: parse.Pos{Source: hiddenText, Line: 1}, Text: hiddenText}, Note: hiddenText}
+	for name, write := range map[string]func(*bytes.Buffer) error{
+		"json":       func(b *bytes.Buffer) error { return JSON(b, r) },
+		"sarif":      func(b *bytes.Buffer) error { return SARIF(b, r, SARIFOptions{}) },
+		"junit":      func(b *bytes.Buffer) error { return JUnit(b, r) },
+		"rules.json": func(b *bytes.Buffer) error { return RulesJSON(b, cat) },
+		"events":     func(b *bytes.Buffer) error { return EventsJSONL(b, []parse.Event{ev}) },
+	} {
+		var b bytes.Buffer
+		require.NoError(t, write(&b), name)
+		for _, c := range b.String() {
+			if c != '\n' && c != '\t' && c != '\r' && hidden(c) {
+				t.Errorf("%s: %U raw", name, c)
+			}
+		}
+	}
+	var b bytes.Buffer
+	require.NoError(t, JSON(&b, r))
+	var back struct {
+		Findings []rules.Finding `json:"findings"`
+	}
+	require.NoError(t, json.Unmarshal(b.Bytes(), &back))
+	assert.Equal(t, hiddenText, back.Findings[0].Message, "the JSON report reads back as logged")
+}
+
+// TestMarkdownNoLinksFromLogs: log text holding URLs, www. addresses,
+// mentions, issue references and HTML renders on GitHub's dialect with no
+// link but the catalog's, no raw HTML but logsleuth's folds, and none of
+// them left in running text.
+func TestMarkdownNoLinksFromLogs(t *testing.T) {
+	md := goldmark.New(goldmark.WithExtensions(extension.GFM))
+	for _, s := range []string{
+		"see https://evil.example/login and www.evil.com or (www.x.org)",
+		"ping @admin, team @org/team, issue #12, owner/repo#3, GH-4, mail a@b.co",
+		"<a href=https://x>x</a> <img src=x onerror=alert(1)> [x](https://y) ![i](https://z) <https://w>",
+		"ftp://h/x HTTPS://UP.example WWW.UP.example",
+	} {
+		r := fuzzReport(s, s, s+".log", s)
+		for i := 0; i < mdFindingsOpen; i++ { // fold sections into <details>
+			r.Findings = append(r.Findings, r.Findings[0])
+		}
+		var b bytes.Buffer
+		require.NoError(t, Markdown(&b, r, MarkdownOptions{}))
+		checkGFM(t, md, b.Bytes(), len(r.Findings))
+		assert.Contains(t, b.String(), "<https://github.com/yugabyte/yugabyte-db/issues/19447>", "logsleuth's own link is still written")
 	}
 }
