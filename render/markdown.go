@@ -84,7 +84,7 @@ func markdownDoc(r *Report, opt MarkdownOptions) string {
 		}
 	}
 	summaryOnly := finish(head + "\n" + table)
-	if opt.MaxBytes <= 0 || len(summaryOnly) <= opt.MaxBytes && opt.SummaryOnly {
+	if opt.MaxBytes <= 0 || (opt.SummaryOnly && len(summaryOnly) <= opt.MaxBytes) {
 		return summaryOnly
 	}
 	limit := fmt.Sprintf("%d KiB", opt.MaxBytes>>10)
@@ -240,7 +240,7 @@ func mdSubject(s rules.Subject, inTable bool) string {
 	}
 	add("node", s.Node)
 	add("allocation", s.Allocation)
-	if len(parts) == 0 {
+	if len(parts) == 0 && s.System != "" {
 		return mdCode(s.System, inTable)
 	}
 	return strings.Join(parts, " ")
