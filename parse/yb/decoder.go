@@ -25,22 +25,28 @@ var System = parse.System{
 // line from a known file that holds none of the phrases the readers look
 // for and is not an entry of a dump logged line by line. No other
 // system's log looks like glog.
+//
+// No alarm is ever taken (alarm.go): an F line from any file, and the
+// lines of other levels that isAlarm reads as one.
 func skip(text []byte) bool {
 	name, msg, ok := quickEnvelope(text)
-	if !ok {
+	var sev byte
+	if ok {
+		sev = text[0]
+	} else {
 		env := splitEnvelope(text)
 		if !env.hasClock || len(env.file) == 0 {
 			return false
 		}
-		name, msg = env.fileName(), env.msg
+		name, msg, sev = env.fileName(), env.msg, env.sev
 	}
 	if !knownFile(name) {
-		return true
+		return sev == 'I' || !isAlarm(sev, name, msg)
 	}
 	if bytes.Equal(name, []byte("mvcc.cc")) && itemNumber(msg) > 0 {
 		return false
 	}
-	return !interesting(msg)
+	return !interesting(msg) && (sev == 'I' || !isAlarm(sev, name, msg))
 }
 
 // Break implements parse.Breaker: a skipped line ends an open block, as
@@ -85,6 +91,9 @@ func (d *decoder) Line(l parse.Line, out *parse.Sink) bool {
 	}
 	claimed := d.fresh(l, &env, out)
 	d.owned = !claimed && env.hasClock && len(env.file) > 0
+	if claimed && env.badStamp {
+		out.Diag(l.Pos, "glog timestamp %q is not a time (%s); the line is read untimed", env.stamp, env.badWhy)
+	}
 	return claimed
 }
 
@@ -189,7 +198,11 @@ func (d *decoder) fresh(l parse.Line, env *envelope, out *parse.Sink) bool {
 		}
 	} else if !knownFile(env.fileName()) {
 		// The cheap byte test: a glog line from a source file none of
-		// this package's messages come from is not read further.
+		// this package's messages come from is not read further,
+		// unless it is an alarm.
+		if alarmAt(env) {
+			return d.startAlarm(l, env, out)
+		}
 		return false
 	} else if bytes.Equal(env.fileName(), []byte("mvcc.cc")) && itemNumber(msg) > 0 && looksLikeItem(msg) {
 		// Old debug builds log each trace entry as its own line.
@@ -197,7 +210,11 @@ func (d *decoder) fresh(l parse.Line, env *envelope, out *parse.Sink) bool {
 		d.addItem(l, string(msg), out)
 		return true
 	}
+	alarm := alarmAt(env)
 	if !interesting(msg) {
+		if alarm {
+			return d.startAlarm(l, env, out)
+		}
 		return false
 	}
 	rep, body := prefix(msg)
@@ -241,6 +258,11 @@ func (d *decoder) fresh(l parse.Line, env *envelope, out *parse.Sink) bool {
 		out.Emit(ev)
 		return true
 	}
+	if alarm && (env.sev == 'F' || !env.hasClock || strings.Contains(text, "Check failed: ")) {
+		// A FATAL is the database's own verdict: no Raft or config
+		// reader reads one.
+		return d.startAlarm(l, env, out)
+	}
 	if ev := d.raft(base, text); ev != nil {
 		out.Emit(ev)
 		return true
@@ -258,6 +280,9 @@ func (d *decoder) fresh(l parse.Line, env *envelope, out *parse.Sink) bool {
 		out.Emit(ev)
 		return true
 	}
+	if alarm {
+		return d.startAlarm(l, env, out)
+	}
 	return false
 }
 
@@ -269,7 +294,7 @@ func (d *decoder) base(l parse.Line, env *envelope, rep Replica) Base {
 		Sev:     env.sev,
 		Where:   string(env.file),
 	}
-	if env.hasClock {
+	if env.hasClock && !env.badStamp {
 		b.Time = d.years.at(env)
 		b.Timed = true
 	}
@@ -278,7 +303,7 @@ func (d *decoder) base(l parse.Line, env *envelope, rep Replica) Base {
 
 // noteYear says once per source that glog times were read without a year.
 func (d *decoder) noteYear(l parse.Line, env *envelope, out *parse.Sink) {
-	if env.hasClock && !env.details && !d.years.known && !d.yearWarned {
+	if env.hasClock && !env.badStamp && !env.details && !d.years.known && !d.yearWarned {
 		d.yearWarned = true
 		out.Diag(l.Pos, "glog timestamps carry no year and the log has no `Log file created at:` header; year %d assumed (use --year to set it)", assumedYear)
 	}
@@ -291,16 +316,21 @@ func (d *decoder) seenFatal(env *envelope, rep Replica, text string) bool {
 	if env.sev != 'F' {
 		return false
 	}
-	if len(text) > 240 {
-		text = text[:240]
-	}
-	key := fmt.Sprintf("%s\x00%s\x00%s\x00%02d%02d %02d:%02d:%02d\x00%s", env.file, rep.Tablet, rep.Peer,
-		env.month, env.day, env.hour, env.min, env.sec, text)
+	key := fatalKey(env, rep, text)
 	if d.fatals[key] {
 		return true
 	}
 	d.fatals[key] = true
 	return false
+}
+
+// fatalKey is what the two forms of one FATAL share.
+func fatalKey(env *envelope, rep Replica, text string) string {
+	if len(text) > 240 {
+		text = text[:240]
+	}
+	return fmt.Sprintf("%s\x00%s\x00%s\x00%02d%02d %02d:%02d:%02d\x00%s", env.file, rep.Tablet, rep.Peer,
+		env.month, env.day, env.hour, env.min, env.sec, text)
 }
 
 func isHeader(msg []byte) bool {

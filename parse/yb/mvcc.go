@@ -31,6 +31,16 @@ type block struct {
 	// cfg holds a config line whose protobuf text is not closed yet: an
 	// excerpt may have wrapped it over lines.
 	cfg *cfgWrap
+	// alarm is an alarm whose message lines and stack are read
+	// (alarm.go); alarmLines counts the lines joined to its message,
+	// alarmStack is set once its stack began.
+	alarm      *Alarm
+	alarmLines int
+	alarmStack bool
+	// alarmKey is the alarm's fatalKey (F lines only); alarmTwin is set
+	// once its FATAL-details twin joined it, to give it its stack.
+	alarmKey  string
+	alarmTwin bool
 }
 
 // cfgWrap is a config line read so far: its base (first line) and its
@@ -60,6 +70,9 @@ func (d *decoder) continueBlock(l parse.Line, env *envelope, out *parse.Sink) bo
 	b := d.block
 	if b.cfg != nil {
 		return d.continueConfig(l, env, out)
+	}
+	if b.alarm != nil {
+		return d.continueAlarm(l, env)
 	}
 	if env.hasClock {
 		if b.perLine && b.dump != nil && b.tooLow == nil && bytes.Equal(env.fileName(), []byte("mvcc.cc")) && itemNumber(env.msg) > 0 {
@@ -158,6 +171,12 @@ func (d *decoder) closeBlock(out *parse.Sink) {
 	if b.cfg != nil {
 		if ev := d.config(b.cfg.base, b.cfg.text, out); ev != nil {
 			out.Emit(ev)
+		}
+		return
+	}
+	if b.alarm != nil {
+		if !b.dupe {
+			out.Emit(b.alarm)
 		}
 		return
 	}

@@ -114,6 +114,16 @@ func describe(e parse.Event) string {
 		fmt.Fprintf(&b, " propagated=%s safe=%s", ev.Propagated, ev.Safe)
 	case *MvccFatal:
 		fmt.Fprintf(&b, " %q", ev.Message)
+	case *Alarm:
+		a := ev.Alarm()
+		fmt.Fprintf(&b, " raised=%q where=%s", a.Raised, a.Where)
+		if ev.Phrase != "" {
+			fmt.Fprintf(&b, " phrase=%q", ev.Phrase)
+		}
+		fmt.Fprintf(&b, " frames=%d\n  message %q", len(a.Frames), a.Message)
+		for _, f := range a.Frames {
+			fmt.Fprintf(&b, "\n  frame %s", f)
+		}
 	case *RoleChange:
 		fmt.Fprintf(&b, " %s term=%d new_term=%d role=%s", ev.What, ev.Term, ev.NewTerm, ev.NewRole)
 	}
