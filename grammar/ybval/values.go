@@ -459,13 +459,17 @@ type SafeTimeWithSource struct {
 // hybrid time decodes with source kUnknown.
 func SafeTimeWithSourceOf(v *Value) (SafeTimeWithSource, error) {
 	if v != nil && v.Struct != nil && v.Struct.Get("safe_time") != nil {
-		ht, err := HybridTimeOf(v.Struct.Get("safe_time"))
-		if err != nil {
-			return SafeTimeWithSource{}, fmt.Errorf("safe_time: %w", err)
-		}
 		src := SourceUnknown
 		if s := v.Struct.Get("source"); s != nil && s.Ident != nil {
 			src = SafeTimeSource(*s.Ident)
+		}
+		ht, err := HybridTimeOf(v.Struct.Get("safe_time"))
+		if _, ok := IsRange(err); ok {
+			// The source was read; the time is Unread.
+			return SafeTimeWithSource{SafeTime: ht, Source: src}, fmt.Errorf("safe_time: %w", err)
+		}
+		if err != nil {
+			return SafeTimeWithSource{}, fmt.Errorf("safe_time: %w", err)
 		}
 		return SafeTimeWithSource{SafeTime: ht, Source: src}, nil
 	}

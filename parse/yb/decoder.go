@@ -226,7 +226,13 @@ func (d *decoder) fresh(l parse.Line, env *envelope, out *parse.Sink) bool {
 		head := text[:i]
 		j := strings.LastIndex(head, "Recent ")
 		if j >= 0 {
-			n, err := strconv.Atoi(strings.TrimSpace(head[j+len("Recent "):]))
+			count := strings.TrimSpace(head[j+len("Recent "):])
+			n, err := strconv.Atoi(count)
+			if err != nil && count != "" && strings.Trim(count, "0123456789") == "" {
+				// Digits that fit no int: the header is still a dump's.
+				out.Diag(l.Pos, "MVCC dump header: the op count %s does not fit; read as unknown", clip(count))
+				n, err = -1, nil
+			}
 			if err == nil {
 				before := strings.TrimSpace(head[:j])
 				b := &block{dump: &MvccDump{Base: base, Declared: n}}

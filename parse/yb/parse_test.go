@@ -74,7 +74,7 @@ func describe(e parse.Event) string {
 		return b.String()
 	case *HTTooLow:
 		fmt.Fprintf(&b, " ht=%s", ev.HT)
-		if ev.HasOp {
+		if ev.HasOp || !ev.Op.Known() {
 			fmt.Fprintf(&b, " op=%s", ev.Op)
 		}
 		if ev.Artificial {
@@ -97,7 +97,7 @@ func describe(e parse.Event) string {
 		return b.String()
 	case *CheckFailed:
 		fmt.Fprintf(&b, " expr=%q", ev.Expr)
-		if ev.HasValues {
+		if ev.HasValues || !ev.Left.Known() || !ev.Right.Known() {
 			fmt.Fprintf(&b, " left=%s right=%s", ev.Left, ev.Right)
 		}
 		for _, kv := range ev.Extra {
@@ -153,7 +153,7 @@ func itemFields(it Item) string {
 		if it.Kind == AddPending {
 			fmt.Fprintf(&b, " provided=%s", it.Provided)
 		}
-		if it.HasOp {
+		if it.HasOp || !it.Op.Known() {
 			fmt.Fprintf(&b, " op=%s", it.Op)
 		}
 	}
