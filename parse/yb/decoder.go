@@ -53,6 +53,9 @@ func skip(text []byte) bool {
 // Line would have.
 func (d *decoder) Break(out *parse.Sink) {
 	if d.block != nil {
+		if d.holding() {
+			out = &d.held
+		}
 		d.closeBlock(out)
 	}
 	d.owned = true
@@ -62,7 +65,15 @@ type decoder struct {
 	source     string
 	years      yearKeeper
 	yearWarned bool
-	block      *block
+	// While the year is not known, events wait in held (year.go):
+	// holdFrom is the line the wait began at, yearPos the first line
+	// whose time needed the year, gaveUp is set once the wait ended
+	// without one.
+	held     parse.Sink
+	holdFrom int
+	yearPos  parse.Pos
+	gaveUp   bool
+	block    *block
 	// owned is set when the last line declined had a glog envelope: no
 	// other system's log looks like that (parse.Owner).
 	owned bool
@@ -75,14 +86,27 @@ type decoder struct {
 func newDecoder(source string, opts parse.Options) *decoder {
 	d := &decoder{source: source, fatals: map[string]bool{}}
 	if opts.Year > 0 {
-		d.years = yearKeeper{year: opts.Year, fixed: true, known: true}
+		d.years = yearKeeper{year: opts.Year, fixed: true, known: true, from: parse.YearFromFlag}
 	}
 	return d
 }
 
 // Line implements parse.Decoder.
 func (d *decoder) Line(l parse.Line, out *parse.Sink) bool {
+	if d.waitOver(l.Pos.Line) {
+		d.giveUp(out)
+	}
+	if !d.holding() {
+		return d.line(l, out)
+	}
+	claimed := d.line(l, &d.held)
+	d.settle(&l, out)
+	return claimed
+}
+
+func (d *decoder) line(l parse.Line, out *parse.Sink) bool {
 	env := splitEnvelope(l.Text)
+	d.collected(l, &env)
 	if d.block != nil {
 		if d.continueBlock(l, &env, out) {
 			return true
@@ -102,9 +126,16 @@ func (d *decoder) Owned() bool { return d.owned }
 
 // End implements parse.Decoder.
 func (d *decoder) End(out *parse.Sink) {
-	if d.block != nil {
-		d.closeBlock(out)
+	if !d.holding() {
+		if d.block != nil {
+			d.closeBlock(out)
+		}
+		return
 	}
+	if d.block != nil {
+		d.closeBlock(&d.held)
+	}
+	d.settle(nil, out)
 }
 
 // keywords select the MVCC messages worth a closer look. They run on every
@@ -305,14 +336,6 @@ func (d *decoder) base(l parse.Line, env *envelope, rep Replica) Base {
 		b.Timed = true
 	}
 	return b
-}
-
-// noteYear says once per source that glog times were read without a year.
-func (d *decoder) noteYear(l parse.Line, env *envelope, out *parse.Sink) {
-	if env.hasClock && !env.badStamp && !env.details && !d.years.known && !d.yearWarned {
-		d.yearWarned = true
-		out.Diag(l.Pos, "glog timestamps carry no year and the log has no `Log file created at:` header; year %d assumed (use --year to set it)", assumedYear)
-	}
 }
 
 // seenFatal records a FATAL message and reports whether its other form was

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"strconv"
-	"time"
 )
 
 // envelope is what the glog line format puts around a message.
@@ -217,44 +216,6 @@ func atoi(b []byte) int {
 		n = n*10 + int(c-'0')
 	}
 	return n
-}
-
-// yearKeeper gives glog timestamps, which print no year, a year: the
-// user's --year, else the file header's `Log file created at:`, else the
-// year of a FATAL-details line, else an assumed leap year (so that 0229
-// still reads) with a diagnostic. A month that goes back by more than half
-// a year means the log crossed New Year.
-type yearKeeper struct {
-	year      int
-	fixed     bool // from --year: never changes
-	known     bool
-	lastMonth int
-}
-
-const assumedYear = 2000
-
-func (y *yearKeeper) header(year int) {
-	if !y.fixed && year > 0 {
-		y.year, y.known = year, true
-	}
-}
-
-func (y *yearKeeper) at(e *envelope) time.Time {
-	if e.details {
-		if !y.known && !y.fixed {
-			y.year, y.known = e.year, true
-		}
-		y.lastMonth = e.month
-		return time.Date(e.year, time.Month(e.month), e.day, e.hour, e.min, e.sec, 0, time.UTC)
-	}
-	if y.year == 0 {
-		y.year = assumedYear
-	}
-	if y.lastMonth != 0 && e.month+6 < y.lastMonth {
-		y.year++
-	}
-	y.lastMonth = e.month
-	return time.Date(y.year, time.Month(e.month), e.day, e.hour, e.min, e.sec, e.micro*1000, time.UTC)
 }
 
 // quickEnvelope reads the common form of a glog line,

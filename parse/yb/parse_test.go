@@ -25,7 +25,13 @@ func TestParse(t *testing.T) {
 					fmt.Sscan(a.Vals[0], &opts.Year)
 				}
 			}
-			res, err := parse.Scan(strings.NewReader(td.Input+"\n"), "t.log", []parse.System{System}, opts)
+			var dec *decoder
+			sys := System
+			sys.NewDecoder = func(source string, opts parse.Options) parse.Decoder {
+				dec = newDecoder(source, opts)
+				return dec
+			}
+			res, err := parse.Scan(strings.NewReader(td.Input+"\n"), "t.log", []parse.System{sys}, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -35,6 +41,9 @@ func TestParse(t *testing.T) {
 			}
 			for _, d := range res.Diags {
 				fmt.Fprintf(&b, "diag %s\n", d)
+			}
+			if y, from := dec.Year(); y != 0 {
+				fmt.Fprintf(&b, "year %d from %s\n", y, from)
 			}
 			fmt.Fprintf(&b, "stats lines=%d claimed=%d unclaimed=%d\n", res.Stats.Lines, res.Stats.Claimed, res.Stats.Unclaimed)
 			return b.String()
