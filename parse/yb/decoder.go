@@ -15,7 +15,8 @@ var System = parse.System{
 	NewDecoder: func(source string, opts parse.Options) parse.Decoder {
 		return newDecoder(source, opts)
 	},
-	Skip: skip,
+	Skip:  skip,
+	Knows: knows,
 }
 
 // skip is the cheap byte test, run ahead of the decoder on worker
