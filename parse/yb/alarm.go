@@ -133,36 +133,37 @@ func isAlarm(sev byte, name, msg []byte) bool {
 }
 
 // raised says how the alarm on a line was raised, and the known message
-// it matched.
+// it matched: a DFATAL message is DFATAL at whatever level the build
+// printed it, any other at the line's level (a pasted line that lost it
+// takes the level its source logs it at).
 func raised(sev byte, body []byte) (how, phrase string) {
 	if bytes.Contains(body, checkFailedWord) {
 		return RaisedCheckFailed, ""
 	}
-	for _, m := range alarmMessages {
-		if bytes.Contains(body, []byte(m.phrase)) {
-			phrase = m.phrase
-			switch {
-			case m.level == RaisedDFatal:
-				return RaisedDFatal, phrase
-			case sev == 'F':
-				return RaisedFatal, phrase
-			case sev == 'E':
-				return RaisedError, phrase
-			case sev == 'W':
-				return RaisedWarning, phrase
-			}
-			return m.level, phrase
+	var first *alarmMessage
+	for i := range alarmMessages {
+		m := &alarmMessages[i]
+		if !bytes.Contains(body, []byte(m.phrase)) {
+			continue
+		}
+		if m.level == RaisedDFatal {
+			return RaisedDFatal, m.phrase
+		}
+		if first == nil {
+			first = m
 		}
 	}
-	switch sev {
-	case 'F':
-		return RaisedFatal, ""
-	case 'E':
-		return RaisedError, ""
-	case 'W':
-		return RaisedWarning, ""
+	level := map[byte]string{'F': RaisedFatal, 'E': RaisedError, 'W': RaisedWarning}[sev]
+	if first != nil {
+		if level == "" {
+			level = first.level
+		}
+		return level, first.phrase
 	}
-	return RaisedFatal, ""
+	if level == "" {
+		level = RaisedFatal
+	}
+	return level, ""
 }
 
 // Limits on an alarm message continued over lines: glog prints a

@@ -71,6 +71,7 @@ type decoder struct {
 	// whose time needed the year, gaveUp is set once the wait ended
 	// without one.
 	held     parse.Sink
+	heldSeen int // held events settle looked at for a hybrid time
 	holdFrom int
 	yearPos  parse.Pos
 	gaveUp   bool

@@ -33,7 +33,7 @@ func knows(text []byte) bool {
 		tooLowDetail(msg):
 		return true
 	}
-	return interesting(msg) || alarmPhrases.match(msg)
+	return interesting(env.msg) || alarmPhrases.match(env.msg)
 }
 
 // tooLowDetail reports whether msg has the shape of a line of the bounds

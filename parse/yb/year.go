@@ -200,7 +200,10 @@ func (d *decoder) settle(l *parse.Line, out *parse.Sink) {
 		d.holdFrom = l.Pos.Line
 	}
 	if !d.years.known {
-		for _, e := range d.held.Events {
+		// Each held event is looked at once.
+		fresh := d.held.Events[d.heldSeen:]
+		d.heldSeen = len(d.held.Events)
+		for _, e := range fresh {
 			m := e.Info()
 			if !m.Timed || m.Time.Location() != provisional {
 				continue
@@ -252,7 +255,7 @@ func (d *decoder) release(out *parse.Sink) {
 	}
 	out.Diags = append(out.Diags, d.held.Diags...)
 	clear(d.held.Events)
-	d.held.Events, d.held.Diags = d.held.Events[:0], d.held.Diags[:0]
+	d.held.Events, d.held.Diags, d.heldSeen = d.held.Events[:0], d.held.Diags[:0], 0
 }
 
 const yearAssumedDiag = "glog timestamps carry no year and the log has no `Log file created at:` header; year %d assumed (use --year to set it)"
