@@ -2,6 +2,7 @@ package ybval
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -15,6 +16,9 @@ const (
 	Initial
 	Max
 	Invalid
+	// Unknown is a hybrid time that was printed but could not be read
+	// (out of range, or cut): see Unread.
+	Unknown
 )
 
 // logicalBits is how many low bits of a hybrid time's uint64 form hold the
@@ -42,20 +46,28 @@ func (h HybridTime) Uint64() uint64 {
 		return 1
 	case Max:
 		return ^uint64(0) - 1
-	case Invalid:
+	case Invalid, Unknown:
+		return ^uint64(0)
+	}
+	if !h.Known() {
+		// Built by hand past the packed form's range: saturate rather
+		// than wrap into a time that looks real.
 		return ^uint64(0)
 	}
 	return h.Physical<<logicalBits | h.Logical
 }
 
 // Valid reports whether h is a real time or <min>/<initial>; <invalid> and
-// <max> are not points on the time line.
-func (h HybridTime) Valid() bool { return h.Special != Invalid && h.Special != Max }
+// <max> are not points on the time line, and neither is a time that was
+// not read (Known).
+func (h HybridTime) Valid() bool { return h.Special != Invalid && h.Special != Max && h.Known() }
 
 // IsMin reports whether h is <min> (the "nothing yet" bound).
 func (h HybridTime) IsMin() bool { return h.Special == Min }
 
-// Compare orders hybrid times the way YugabyteDB does.
+// Compare orders hybrid times the way YugabyteDB does. A time that was
+// not read sorts with <invalid>, above every other; rules that must not
+// guess use CompareOK.
 func (h HybridTime) Compare(o HybridTime) int {
 	a, b := h.Uint64(), o.Uint64()
 	switch {
@@ -67,7 +79,10 @@ func (h HybridTime) Compare(o HybridTime) int {
 	return 0
 }
 
-// PhysicalDiff is h's physical time minus o's, in microseconds.
+// PhysicalDiff is h's physical time minus o's, in microseconds. It never
+// overflows (the packed form keeps physical parts below 2^52), but for a
+// special or unread time it is a difference to a stand-in: rules that
+// report a number use PhysicalDiffOK.
 func (h HybridTime) PhysicalDiff(o HybridTime) int64 {
 	return int64(h.physicalOrZero()) - int64(o.physicalOrZero())
 }
@@ -79,8 +94,9 @@ func (h HybridTime) physicalOrZero() uint64 {
 	return h.Physical
 }
 
-// RawDiff is the signed difference of the packed forms, as mvcc.cc prints
-// `static_cast<int64_t>(ht.ToUint64() - X.ToUint64())`.
+// RawDiff is the signed difference of the packed forms as mvcc.cc prints
+// it, `static_cast<int64_t>(ht.ToUint64() - X.ToUint64())`: wrapped
+// modulo 2^64 as the database computes it. RawDiffOK is the exact one.
 func (h HybridTime) RawDiff(o HybridTime) int64 { return int64(h.Uint64() - o.Uint64()) }
 
 // String prints physical microseconds, with `.logical` when it is set, or
@@ -95,6 +111,8 @@ func (h HybridTime) String() string {
 		return "<max>"
 	case Invalid:
 		return "<invalid>"
+	case Unknown:
+		return "<unread>"
 	}
 	if h.Logical != 0 {
 		return fmt.Sprintf("%d.%d", h.Physical, h.Logical)
@@ -102,8 +120,18 @@ func (h HybridTime) String() string {
 	return strconv.FormatUint(h.Physical, 10)
 }
 
-// ParseHybridTime reads any rendering of a hybrid time.
+// ParseHybridTime reads any rendering of a hybrid time. A number out of
+// range gives Unread and a *RangeError.
 func ParseHybridTime(s string) (HybridTime, error) {
+	if h, err, ok := fastHybridTime(s); ok {
+		return h, err
+	}
+	return parseHybridTimeGrammar(s)
+}
+
+// parseHybridTimeGrammar is ParseHybridTime through the grammar alone:
+// the specification fastHybridTime is held to.
+func parseHybridTimeGrammar(s string) (HybridTime, error) {
 	v, err := ParseValue(s)
 	if err != nil {
 		return HybridTime{}, err
@@ -132,28 +160,37 @@ func HybridTimeOf(v *Value) (HybridTime, error) {
 		return HybridTime{}, fmt.Errorf("%s is not a hybrid time", *v.Special)
 	}
 	if v.Int != nil {
-		u, err := strconv.ParseUint(*v.Int, 10, 64)
+		u, err := readUint("hybrid time", *v.Int, limitPacked, math.MaxUint64)
 		if err != nil {
-			return HybridTime{}, fmt.Errorf("hybrid time %q: %w", *v.Int, err)
+			return unreadOr(err)
 		}
-		return HybridTime{Physical: u >> logicalBits, Logical: u & (1<<logicalBits - 1)}, nil
+		return HybridTime{Physical: u >> logicalBits, Logical: u & MaxLogical}, nil
 	}
 	s := v.Struct
 	if s == nil {
 		return HybridTime{}, fmt.Errorf("%q is not a hybrid time", v.String())
 	}
 	var h HybridTime
+	// A range error in one part is reported, but only after the other
+	// part's syntax is checked: a value that is malformed as well says
+	// so first.
+	var rangeErr error
 	if l := s.Get("logical"); l != nil {
-		n, err := uintOf(l)
-		if err != nil {
-			return HybridTime{}, fmt.Errorf("logical: %w", err)
+		n, err := uintOf("logical", l, limitLogical, MaxLogical)
+		if _, ok := IsRange(err); ok {
+			rangeErr = err
+		} else if err != nil {
+			return HybridTime{}, err
 		}
 		h.Logical = n
 	}
 	if p := s.Get("physical"); p != nil {
-		n, err := uintOf(p)
+		n, err := uintOf("physical", p, limitPhysical, MaxPhysical)
 		if err != nil {
-			return HybridTime{}, fmt.Errorf("physical: %w", err)
+			return unreadOr(err)
+		}
+		if rangeErr != nil {
+			return Unread, rangeErr
 		}
 		h.Physical = n
 		return h, nil
@@ -162,16 +199,34 @@ func HybridTimeOf(v *Value) (HybridTime, error) {
 	if d == nil || t == nil || t.Clock == nil {
 		return HybridTime{}, fmt.Errorf("%q is not a hybrid time", v.String())
 	}
-	days, err := uintOf(d)
-	if err != nil {
-		return HybridTime{}, fmt.Errorf("days: %w", err)
+	days, err := uintOf("days", d, limitPhysical, MaxPhysical)
+	if _, ok := IsRange(err); ok {
+		rangeErr = err
+	} else if err != nil {
+		return HybridTime{}, err
 	}
 	us, err := clockMicros(*t.Clock)
 	if err != nil {
 		return HybridTime{}, err
 	}
-	h.Physical = days*86_400_000_000 + us
+	if rangeErr != nil {
+		return Unread, rangeErr
+	}
+	p, ok := mulAdd(days, 86_400_000_000, us, MaxPhysical)
+	if !ok {
+		return Unread, &RangeError{Field: "days", Text: d.Token() + " " + *t.Clock, Limit: limitPhysical}
+	}
+	h.Physical = p
 	return h, nil
+}
+
+// unreadOr returns Unread with a range error, the zero time with any
+// other.
+func unreadOr(err error) (HybridTime, error) {
+	if _, ok := IsRange(err); ok {
+		return Unread, err
+	}
+	return HybridTime{}, err
 }
 
 // clockMicros reads HH:MM:SS[.ffffff] as microseconds since midnight.
@@ -189,6 +244,8 @@ func clockMicros(s string) (uint64, error) {
 		}
 		total = total*60 + n
 	}
+	// The Clock token holds at most two digits before the first colon,
+	// so total stays far below 2^64 / 10^6.
 	total *= 1_000_000
 	if frac != "" {
 		if len(frac) > 6 {
@@ -206,21 +263,29 @@ func clockMicros(s string) (uint64, error) {
 	return total, nil
 }
 
-func uintOf(v *Value) (uint64, error) {
+func uintOf(field string, v *Value, limit string, max uint64) (uint64, error) {
 	if v.Int == nil {
-		return 0, fmt.Errorf("%q is not a number", v.String())
+		return 0, fmt.Errorf("%s: %q is not a number", field, v.String())
 	}
-	return strconv.ParseUint(*v.Int, 10, 64)
+	return readUint(field, *v.Int, limit, max)
 }
 
 // OpID is a Raft (term, index) pair.
 type OpID struct {
 	Term  int64
 	Index int64
+	// Unread marks an op id that was printed but could not be read (a
+	// term or index beyond int64): see UnreadOpID.
+	Unread bool
 }
 
 // String prints the `term.index` form.
-func (o OpID) String() string { return fmt.Sprintf("%d.%d", o.Term, o.Index) }
+func (o OpID) String() string {
+	if o.Unread {
+		return "<unread>"
+	}
+	return fmt.Sprintf("%d.%d", o.Term, o.Index)
+}
 
 // Compare orders op ids by term, then index.
 func (o OpID) Compare(p OpID) int {
@@ -258,24 +323,29 @@ func OpIDOf(v *Value) (OpID, error) {
 	}
 	if v.Dotted != nil {
 		t, i, _ := strings.Cut(*v.Dotted, ".")
-		term, err1 := strconv.ParseInt(t, 10, 64)
-		idx, err2 := strconv.ParseInt(i, 10, 64)
-		if err1 != nil || err2 != nil {
-			return OpID{}, fmt.Errorf("op id %q out of range", *v.Dotted)
-		}
-		return OpID{Term: term, Index: idx}, nil
+		return opIDOf(t, i)
 	}
 	if v.Struct != nil {
 		t, i := v.Struct.Get("term"), v.Struct.Get("index")
 		if t != nil && i != nil && t.Int != nil && i.Int != nil {
-			term, err1 := strconv.ParseInt(*t.Int, 10, 64)
-			idx, err2 := strconv.ParseInt(*i.Int, 10, 64)
-			if err1 == nil && err2 == nil {
-				return OpID{Term: term, Index: idx}, nil
-			}
+			return opIDOf(*t.Int, *i.Int)
 		}
 	}
 	return OpID{}, fmt.Errorf("%q is not an op id", v.String())
+}
+
+// opIDOf reads a term and an index the grammar's tokens already checked
+// to be (signed) digits.
+func opIDOf(t, i string) (OpID, error) {
+	term, err := strconv.ParseInt(t, 10, 64)
+	if err != nil {
+		return UnreadOpID, &RangeError{Field: "term", Text: t, Limit: limitOpID}
+	}
+	idx, err := strconv.ParseInt(i, 10, 64)
+	if err != nil {
+		return UnreadOpID, &RangeError{Field: "index", Text: i, Limit: limitOpID}
+	}
+	return OpID{Term: term, Index: idx}, nil
 }
 
 // Deadline is a MonoDelta or CoarseTimePoint rendering: seconds with
@@ -389,13 +459,17 @@ type SafeTimeWithSource struct {
 // hybrid time decodes with source kUnknown.
 func SafeTimeWithSourceOf(v *Value) (SafeTimeWithSource, error) {
 	if v != nil && v.Struct != nil && v.Struct.Get("safe_time") != nil {
-		ht, err := HybridTimeOf(v.Struct.Get("safe_time"))
-		if err != nil {
-			return SafeTimeWithSource{}, fmt.Errorf("safe_time: %w", err)
-		}
 		src := SourceUnknown
 		if s := v.Struct.Get("source"); s != nil && s.Ident != nil {
 			src = SafeTimeSource(*s.Ident)
+		}
+		ht, err := HybridTimeOf(v.Struct.Get("safe_time"))
+		if _, ok := IsRange(err); ok {
+			// The source was read; the time is Unread.
+			return SafeTimeWithSource{SafeTime: ht, Source: src}, fmt.Errorf("safe_time: %w", err)
+		}
+		if err != nil {
+			return SafeTimeWithSource{}, fmt.Errorf("safe_time: %w", err)
 		}
 		return SafeTimeWithSource{SafeTime: ht, Source: src}, nil
 	}

@@ -55,14 +55,14 @@ func TestHybridTimeArithmetic(t *testing.T) {
 
 func TestParseOpID(t *testing.T) {
 	for in, want := range map[string]OpID{
-		"15.686817":                     {15, 686817},
-		"{ term: 4 index: 323 }":        {4, 323},
-		"term: 11 index: 1337331":       {11, 1337331},
-		"  { term: 0 index: 0 }  ":      {0, 0},
-		"{ index: 5 term: 2 }":          {2, 5},
-		"1.6":                           {1, 6},
-		"9223372036854775807.1":         {9223372036854775807, 1},
-		"{ term: 11 index: 1347955 }  ": {11, 1347955},
+		"15.686817":                     {Term: 15, Index: 686817},
+		"{ term: 4 index: 323 }":        {Term: 4, Index: 323},
+		"term: 11 index: 1337331":       {Term: 11, Index: 1337331},
+		"  { term: 0 index: 0 }  ":      {Term: 0, Index: 0},
+		"{ index: 5 term: 2 }":          {Term: 2, Index: 5},
+		"1.6":                           {Term: 1, Index: 6},
+		"9223372036854775807.1":         {Term: 9223372036854775807, Index: 1},
+		"{ term: 11 index: 1347955 }  ": {Term: 11, Index: 1347955},
 	} {
 		got, err := ParseOpID(in)
 		require.NoError(t, err, in)
@@ -72,8 +72,8 @@ func TestParseOpID(t *testing.T) {
 		_, err := ParseOpID(in)
 		assert.Error(t, err, in)
 	}
-	assert.Equal(t, -1, OpID{15, 9}.Compare(OpID{17, 1}))
-	assert.Equal(t, 0, OpID{1, 6}.Compare(OpID{1, 6}))
+	assert.Equal(t, -1, OpID{Term: 15, Index: 9}.Compare(OpID{Term: 17, Index: 1}))
+	assert.Equal(t, 0, OpID{Term: 1, Index: 6}.Compare(OpID{Term: 1, Index: 6}))
 }
 
 func TestParseDeadline(t *testing.T) {

@@ -48,10 +48,11 @@ func (d *decoder) assertion(base Base, text string, out *parse.Sink) Event {
 		b, _ := takeValue(tail[i+len("less than the old value: "):])
 		nw, err1 := ybval.ParseHybridTime(a)
 		old, err2 := ybval.ParseHybridTime(strings.TrimRight(b, "."))
-		if err1 != nil || err2 != nil {
+		if !rangeOnly(err1, err2) {
 			out.Diag(base.Pos, "propagated safe time warning: cannot read hybrid times %q and %q", clip(a), clip(b))
 			return nil
 		}
+		noteUnread(out, base.Pos, "propagated safe time warning", []string{"the new value", "the old value"}, err1, err2)
 		return &FollowerSafeTimeBack{Base: base, New: nw, Old: old}
 	case strings.Contains(text, "Previously saw propagated_safe_time_="):
 		rest := text[strings.Index(text, "Previously saw propagated_safe_time_=")+len("Previously saw propagated_safe_time_="):]
@@ -64,10 +65,11 @@ func (d *decoder) assertion(base Base, text string, out *parse.Sink) Event {
 		b, _ := takeValue(tail[i+len("now safe time is "):])
 		p, err1 := ybval.ParseHybridTime(strings.TrimRight(a, ","))
 		s, err2 := ybval.ParseHybridTime(b)
-		if err1 != nil || err2 != nil {
+		if !rangeOnly(err1, err2) {
 			out.Diag(base.Pos, "safe time regression: cannot read hybrid times %q and %q", clip(a), clip(b))
 			return nil
 		}
+		noteUnread(out, base.Pos, "safe time regression", []string{"propagated_safe_time_", "the safe time"}, err1, err2)
 		return &LeaderSafeTimeBack{Base: base, Propagated: p, Safe: s}
 	case strings.Contains(text, "Bad ht lease"):
 		return &MvccFatal{Base: base, Message: text}
@@ -105,6 +107,11 @@ func (d *decoder) checkFailed(base Base, text string, out *parse.Sink) Event {
 			r, err2 := ybval.ParseHybridTime(right)
 			if err1 == nil && err2 == nil {
 				ev.Left, ev.Right, ev.HasValues = l, r, true
+			} else if rangeOnly(err1, err2) {
+				// Hybrid times no build prints: the check stands, its
+				// operands are unknown.
+				ev.Left, ev.Right = l, r
+				noteUnread(out, base.Pos, "Check failed", []string{"the left operand", "the right operand"}, err1, err2)
 			}
 			tail = rest[closeAt+1:]
 		}
@@ -143,6 +150,32 @@ func (d *decoder) checkFailed(base Base, text string, out *parse.Sink) Event {
 		}
 	}
 	return ev
+}
+
+// rangeOnly reports whether every error in errs is nil or a range error:
+// the values had a hybrid time's syntax, and an event can keep them as
+// unread.
+func rangeOnly(errs ...error) bool {
+	for _, err := range errs {
+		if _, ok := ybval.IsRange(err); err != nil && !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// noteUnread says, in one diagnostic, which operands of a message were
+// out of range and kept as unknown.
+func noteUnread(out *parse.Sink, pos parse.Pos, what string, names []string, errs ...error) {
+	var parts []string
+	for i, err := range errs {
+		if err != nil {
+			parts = append(parts, names[i]+": "+err.Error())
+		}
+	}
+	if len(parts) > 0 {
+		out.Diag(pos, "%s: %s; kept as unknown", what, strings.Join(parts, "; "))
+	}
 }
 
 func fillReplica(b *Base, text string) {

@@ -15,7 +15,8 @@ var System = parse.System{
 	NewDecoder: func(source string, opts parse.Options) parse.Decoder {
 		return newDecoder(source, opts)
 	},
-	Skip: skip,
+	Skip:  skip,
+	Knows: knows,
 }
 
 // skip is the cheap byte test, run ahead of the decoder on worker
@@ -25,28 +26,37 @@ var System = parse.System{
 // line from a known file that holds none of the phrases the readers look
 // for and is not an entry of a dump logged line by line. No other
 // system's log looks like glog.
+//
+// No alarm is ever taken (alarm.go): an F line from any file, and the
+// lines of other levels that isAlarm reads as one.
 func skip(text []byte) bool {
 	name, msg, ok := quickEnvelope(text)
-	if !ok {
+	var sev byte
+	if ok {
+		sev = text[0]
+	} else {
 		env := splitEnvelope(text)
 		if !env.hasClock || len(env.file) == 0 {
 			return false
 		}
-		name, msg = env.fileName(), env.msg
+		name, msg, sev = env.fileName(), env.msg, env.sev
 	}
 	if !knownFile(name) {
-		return true
+		return sev == 'I' || !isAlarm(sev, name, msg)
 	}
 	if bytes.Equal(name, []byte("mvcc.cc")) && itemNumber(msg) > 0 {
 		return false
 	}
-	return !interesting(msg)
+	return !interesting(msg) && (sev == 'I' || !isAlarm(sev, name, msg))
 }
 
 // Break implements parse.Breaker: a skipped line ends an open block, as
 // Line would have.
 func (d *decoder) Break(out *parse.Sink) {
 	if d.block != nil {
+		if d.holding() {
+			out = &d.held
+		}
 		d.closeBlock(out)
 	}
 	d.owned = true
@@ -56,7 +66,16 @@ type decoder struct {
 	source     string
 	years      yearKeeper
 	yearWarned bool
-	block      *block
+	// While the year is not known, events wait in held (year.go):
+	// holdFrom is the line the wait began at, yearPos the first line
+	// whose time needed the year, gaveUp is set once the wait ended
+	// without one.
+	held     parse.Sink
+	heldSeen int // held events settle looked at for a hybrid time
+	holdFrom int
+	yearPos  parse.Pos
+	gaveUp   bool
+	block    *block
 	// owned is set when the last line declined had a glog envelope: no
 	// other system's log looks like that (parse.Owner).
 	owned bool
@@ -69,14 +88,27 @@ type decoder struct {
 func newDecoder(source string, opts parse.Options) *decoder {
 	d := &decoder{source: source, fatals: map[string]bool{}}
 	if opts.Year > 0 {
-		d.years = yearKeeper{year: opts.Year, fixed: true, known: true}
+		d.years = yearKeeper{year: opts.Year, fixed: true, known: true, from: parse.YearFromFlag}
 	}
 	return d
 }
 
 // Line implements parse.Decoder.
 func (d *decoder) Line(l parse.Line, out *parse.Sink) bool {
+	if d.waitOver(l.Pos.Line) {
+		d.giveUp(out)
+	}
+	if !d.holding() {
+		return d.line(l, out)
+	}
+	claimed := d.line(l, &d.held)
+	d.settle(&l, out)
+	return claimed
+}
+
+func (d *decoder) line(l parse.Line, out *parse.Sink) bool {
 	env := splitEnvelope(l.Text)
+	d.collected(l, &env)
 	if d.block != nil {
 		if d.continueBlock(l, &env, out) {
 			return true
@@ -85,6 +117,9 @@ func (d *decoder) Line(l parse.Line, out *parse.Sink) bool {
 	}
 	claimed := d.fresh(l, &env, out)
 	d.owned = !claimed && env.hasClock && len(env.file) > 0
+	if claimed && env.badStamp {
+		out.Diag(l.Pos, "glog timestamp %q is not a time (%s); the line is read untimed", env.stamp, env.badWhy)
+	}
 	return claimed
 }
 
@@ -93,9 +128,16 @@ func (d *decoder) Owned() bool { return d.owned }
 
 // End implements parse.Decoder.
 func (d *decoder) End(out *parse.Sink) {
-	if d.block != nil {
-		d.closeBlock(out)
+	if !d.holding() {
+		if d.block != nil {
+			d.closeBlock(out)
+		}
+		return
 	}
+	if d.block != nil {
+		d.closeBlock(&d.held)
+	}
+	d.settle(nil, out)
 }
 
 // keywords select the MVCC messages worth a closer look. They run on every
@@ -189,7 +231,11 @@ func (d *decoder) fresh(l parse.Line, env *envelope, out *parse.Sink) bool {
 		}
 	} else if !knownFile(env.fileName()) {
 		// The cheap byte test: a glog line from a source file none of
-		// this package's messages come from is not read further.
+		// this package's messages come from is not read further,
+		// unless it is an alarm.
+		if alarmAt(env) {
+			return d.startAlarm(l, env, out)
+		}
 		return false
 	} else if bytes.Equal(env.fileName(), []byte("mvcc.cc")) && itemNumber(msg) > 0 && looksLikeItem(msg) {
 		// Old debug builds log each trace entry as its own line.
@@ -197,7 +243,11 @@ func (d *decoder) fresh(l parse.Line, env *envelope, out *parse.Sink) bool {
 		d.addItem(l, string(msg), out)
 		return true
 	}
+	alarm := alarmAt(env)
 	if !interesting(msg) {
+		if alarm {
+			return d.startAlarm(l, env, out)
+		}
 		return false
 	}
 	rep, body := prefix(msg)
@@ -209,7 +259,13 @@ func (d *decoder) fresh(l parse.Line, env *envelope, out *parse.Sink) bool {
 		head := text[:i]
 		j := strings.LastIndex(head, "Recent ")
 		if j >= 0 {
-			n, err := strconv.Atoi(strings.TrimSpace(head[j+len("Recent "):]))
+			count := strings.TrimSpace(head[j+len("Recent "):])
+			n, err := strconv.Atoi(count)
+			if err != nil && count != "" && strings.Trim(count, "0123456789") == "" {
+				// Digits that fit no int: the header is still a dump's.
+				out.Diag(l.Pos, "MVCC dump header: the op count %s does not fit; read as unknown", clip(count))
+				n, err = -1, nil
+			}
 			if err == nil {
 				before := strings.TrimSpace(head[:j])
 				b := &block{dump: &MvccDump{Base: base, Declared: n}}
@@ -241,6 +297,11 @@ func (d *decoder) fresh(l parse.Line, env *envelope, out *parse.Sink) bool {
 		out.Emit(ev)
 		return true
 	}
+	if alarm && (env.sev == 'F' || !env.hasClock || strings.Contains(text, "Check failed: ")) {
+		// A FATAL is the database's own verdict: no Raft or config
+		// reader reads one.
+		return d.startAlarm(l, env, out)
+	}
 	if ev := d.raft(base, text); ev != nil {
 		out.Emit(ev)
 		return true
@@ -262,6 +323,9 @@ func (d *decoder) fresh(l parse.Line, env *envelope, out *parse.Sink) bool {
 		out.Emit(ev)
 		return true
 	}
+	if alarm {
+		return d.startAlarm(l, env, out)
+	}
 	return false
 }
 
@@ -273,19 +337,11 @@ func (d *decoder) base(l parse.Line, env *envelope, rep Replica) Base {
 		Sev:     env.sev,
 		Where:   string(env.file),
 	}
-	if env.hasClock {
+	if env.hasClock && !env.badStamp {
 		b.Time = d.years.at(env)
 		b.Timed = true
 	}
 	return b
-}
-
-// noteYear says once per source that glog times were read without a year.
-func (d *decoder) noteYear(l parse.Line, env *envelope, out *parse.Sink) {
-	if env.hasClock && !env.details && !d.years.known && !d.yearWarned {
-		d.yearWarned = true
-		out.Diag(l.Pos, "glog timestamps carry no year and the log has no `Log file created at:` header; year %d assumed (use --year to set it)", assumedYear)
-	}
 }
 
 // seenFatal records a FATAL message and reports whether its other form was
@@ -295,16 +351,21 @@ func (d *decoder) seenFatal(env *envelope, rep Replica, text string) bool {
 	if env.sev != 'F' {
 		return false
 	}
-	if len(text) > 240 {
-		text = text[:240]
-	}
-	key := fmt.Sprintf("%s\x00%s\x00%s\x00%02d%02d %02d:%02d:%02d\x00%s", env.file, rep.Tablet, rep.Peer,
-		env.month, env.day, env.hour, env.min, env.sec, text)
+	key := fatalKey(env, rep, text)
 	if d.fatals[key] {
 		return true
 	}
 	d.fatals[key] = true
 	return false
+}
+
+// fatalKey is what the two forms of one FATAL share.
+func fatalKey(env *envelope, rep Replica, text string) string {
+	if len(text) > 240 {
+		text = text[:240]
+	}
+	return fmt.Sprintf("%s\x00%s\x00%s\x00%02d%02d %02d:%02d:%02d\x00%s", env.file, rep.Tablet, rep.Peer,
+		env.month, env.day, env.hour, env.min, env.sec, text)
 }
 
 func isHeader(msg []byte) bool {

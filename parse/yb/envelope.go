@@ -3,7 +3,7 @@ package yb
 import (
 	"bytes"
 	"encoding/binary"
-	"time"
+	"strconv"
 )
 
 // envelope is what the glog line format puts around a message.
@@ -22,6 +22,12 @@ type envelope struct {
 	msg     []byte
 	details bool // the F%Y%m%d form of LogFatalHandlerSink
 	indent  int  // leading bytes skipped (pasted excerpts)
+	// badStamp is set when the line has the glog envelope's shape but
+	// its stamp is no time (`F1399 99:99:99.999999`): the line is read,
+	// untimed, and stamp and badWhy say why for the diagnostic.
+	badStamp bool
+	stamp    []byte
+	badWhy   string
 }
 
 // splitEnvelope reads the glog envelope of line, if it has one:
@@ -59,34 +65,28 @@ func splitEnvelope(line []byte) envelope {
 		p = 1
 	}
 	// FATAL details: F20230706 14:29:04 ../../src/yb/tablet/mvcc.cc:395] msg
-	if e.sev == 'F' && len(s) > 18 && digits(s[1:9]) && s[9] == ' ' {
+	if e.sev == 'F' && len(s) > 18 && digits(s[1:9]) && s[9] == ' ' && clockShape(s[10:], false) {
 		y, mo, d := atoi(s[1:5]), atoi(s[5:7]), atoi(s[7:9])
-		if h, mi, se, ok := clock(s[10:], false); ok && okDate(mo, d) {
-			rest := s[19:]
-			file, msg, ok := fileField(rest)
-			if ok {
-				e.hasClock, e.details = true, true
-				e.year, e.month, e.day, e.hour, e.min, e.sec = y, mo, d, h, mi, se
-				e.file, e.msg = base(file), msg
+		h, mi, se, ok := clock(s[10:], false)
+		if file, msg, fok := fileField(s[19:]); fok {
+			e.hasClock, e.details = true, true
+			e.file, e.msg = base(file), msg
+			if why := badTime(mo, d, h, mi, se, ok); why != "" {
+				e.badStamp, e.stamp, e.badWhy = true, s[:18], why
 				return e
 			}
+			e.year, e.month, e.day, e.hour, e.min, e.sec = y, mo, d, h, mi, se
+			return e
 		}
 	}
 	// mmdd hh:mm:ss.uuuuuu
-	if len(s) < p+21 || !digits(s[p:p+4]) || s[p+4] != ' ' {
+	if len(s) < p+21 || !digits(s[p:p+4]) || s[p+4] != ' ' || !clockShape(s[p+5:], true) {
 		e.sev = 0
 		return e
 	}
 	mo, d := atoi(s[p:p+2]), atoi(s[p+2:p+4])
-	if !okDate(mo, d) {
-		e.sev = 0
-		return e
-	}
 	h, mi, se, ok := clock(s[p+5:], true)
-	if !ok {
-		e.sev = 0
-		return e
-	}
+	why := badTime(mo, d, h, mi, se, ok)
 	micro := atoi(s[p+14 : p+20])
 	rest := s[p+20:]
 	// thread id, right-aligned
@@ -108,9 +108,43 @@ func splitEnvelope(line []byte) envelope {
 		return e
 	}
 	e.hasClock = true
-	e.month, e.day, e.hour, e.min, e.sec, e.micro = mo, d, h, mi, se, micro
 	e.file, e.msg = base(file), msg
+	if why != "" {
+		e.badStamp, e.stamp, e.badWhy = true, s[:p+20], why
+		return e
+	}
+	e.month, e.day, e.hour, e.min, e.sec, e.micro = mo, d, h, mi, se, micro
 	return e
+}
+
+// clockShape reports whether s starts with hh:mm:ss (and .uuuuuu when
+// micros is set) in digits, whatever their values.
+func clockShape(s []byte, micros bool) bool {
+	n := 8
+	if micros {
+		n = 15
+	}
+	if len(s) < n || s[2] != ':' || s[5] != ':' || !digits(s[0:2]) || !digits(s[3:5]) || !digits(s[6:8]) {
+		return false
+	}
+	return !micros || s[8] == '.' && digits(s[9:15])
+}
+
+// badTime says what is impossible in a stamp of glog's shape, or "".
+func badTime(mo, d, h, mi, se int, clockOK bool) string {
+	switch {
+	case mo < 1 || mo > 12:
+		return "month " + strconv.Itoa(mo)
+	case d < 1 || d > 31:
+		return "day " + strconv.Itoa(d)
+	case !clockOK && h >= 24:
+		return "hour " + strconv.Itoa(h)
+	case !clockOK && mi >= 60:
+		return "minute " + strconv.Itoa(mi)
+	case !clockOK:
+		return "second " + strconv.Itoa(se)
+	}
+	return ""
 }
 
 // fileField reads `path:line] ` and returns the path:line and what follows.
@@ -182,44 +216,6 @@ func atoi(b []byte) int {
 		n = n*10 + int(c-'0')
 	}
 	return n
-}
-
-// yearKeeper gives glog timestamps, which print no year, a year: the
-// user's --year, else the file header's `Log file created at:`, else the
-// year of a FATAL-details line, else an assumed leap year (so that 0229
-// still reads) with a diagnostic. A month that goes back by more than half
-// a year means the log crossed New Year.
-type yearKeeper struct {
-	year      int
-	fixed     bool // from --year: never changes
-	known     bool
-	lastMonth int
-}
-
-const assumedYear = 2000
-
-func (y *yearKeeper) header(year int) {
-	if !y.fixed && year > 0 {
-		y.year, y.known = year, true
-	}
-}
-
-func (y *yearKeeper) at(e *envelope) time.Time {
-	if e.details {
-		if !y.known && !y.fixed {
-			y.year, y.known = e.year, true
-		}
-		y.lastMonth = e.month
-		return time.Date(e.year, time.Month(e.month), e.day, e.hour, e.min, e.sec, 0, time.UTC)
-	}
-	if y.year == 0 {
-		y.year = assumedYear
-	}
-	if y.lastMonth != 0 && e.month+6 < y.lastMonth {
-		y.year++
-	}
-	y.lastMonth = e.month
-	return time.Date(y.year, time.Month(e.month), e.day, e.hour, e.min, e.sec, e.micro*1000, time.UTC)
 }
 
 // quickEnvelope reads the common form of a glog line,

@@ -11,6 +11,7 @@ package yb
 // with no hashing: it runs on nearly every line of a log.
 //
 // A reader that adds a message logged from another file must list it here.
+// (Alarms are read from every file: isAlarm decides before this test.)
 func knownFile(name []byte) bool {
 	switch string(name) {
 	case

@@ -31,6 +31,16 @@ type block struct {
 	// cfg holds a config line whose protobuf text is not closed yet: an
 	// excerpt may have wrapped it over lines.
 	cfg *cfgWrap
+	// alarm is an alarm whose message lines and stack are read
+	// (alarm.go); alarmLines counts the lines joined to its message,
+	// alarmStack is set once its stack began.
+	alarm      *Alarm
+	alarmLines int
+	alarmStack bool
+	// alarmKey is the alarm's fatalKey (F lines only); alarmTwin is set
+	// once its FATAL-details twin joined it, to give it its stack.
+	alarmKey  string
+	alarmTwin bool
 }
 
 // cfgWrap is a config line read so far: its base (first line) and its
@@ -60,6 +70,9 @@ func (d *decoder) continueBlock(l parse.Line, env *envelope, out *parse.Sink) bo
 	b := d.block
 	if b.cfg != nil {
 		return d.continueConfig(l, env, out)
+	}
+	if b.alarm != nil {
+		return d.continueAlarm(l, env)
 	}
 	if env.hasClock {
 		if b.perLine && b.dump != nil && b.tooLow == nil && bytes.Equal(env.fileName(), []byte("mvcc.cc")) && itemNumber(env.msg) > 0 {
@@ -161,6 +174,12 @@ func (d *decoder) closeBlock(out *parse.Sink) {
 		}
 		return
 	}
+	if b.alarm != nil {
+		if !b.dupe {
+			out.Emit(b.alarm)
+		}
+		return
+	}
 	if b.wrap != "" {
 		d.block = b
 		d.flushWrap(out)
@@ -181,10 +200,14 @@ func (d *decoder) closeBlock(out *parse.Sink) {
 		out.Emit(e)
 	}
 	if b.tooLow != nil {
-		b.tooLow.Last = max(b.tooLow.Last, b.last)
-		if b.tooLow.HasOp || b.tooLow.HT.Valid() {
-			out.Emit(b.tooLow)
+		ev := b.tooLow
+		ev.Last = max(ev.Last, b.last)
+		if len(ev.Bounds) == 0 && !ev.Artificial {
+			// mvcc.cc prints every bound it checks: none means the
+			// excerpt was cut after the first line. The FATAL stands.
+			out.Diag(ev.Pos, "hybrid time too low: no bound follows the first line (the excerpt is cut after line %d); the event has no bounds", ev.Last)
 		}
+		out.Emit(ev)
 	}
 }
 
@@ -235,10 +258,13 @@ func (d *decoder) addItemAt(pos parse.Pos, last int, s string, out *parse.Sink) 
 	}
 	no := itemNumber([]byte(s))
 	body := s[strings.IndexByte(s, ' ')+1:]
-	it, err := decodeItem(body)
+	it, unread, err := decodeItem(body)
 	if err != nil {
 		out.Diag(pos, "MVCC dump entry %d: %v", no, err)
 		return
+	}
+	if len(unread) > 0 {
+		out.Diag(pos, "MVCC dump entry %d: %s; kept with %s unknown", no, joinErrs(unread), plural(len(unread), "that value", "those values"))
 	}
 	it.No, it.Line, it.Text = no, pos.Line, s
 	b.dump.Items = append(b.dump.Items, it)
@@ -256,24 +282,34 @@ func (d *decoder) flushWrap(out *parse.Sink) {
 	b.wrap = ""
 }
 
-// decodeItem reads `Kind { ... }`.
-func decodeItem(s string) (Item, error) {
+// decodeItem reads `Kind { ... }`. A number out of range does not lose
+// the entry: the field reads as unread and the range error is returned
+// in unread; err is for an entry that cannot be read at all.
+func decodeItem(s string) (it Item, unread []error, err error) {
 	ti, err := ybval.ParseTraceItem(s)
 	if err != nil {
-		return Item{}, err
+		return Item{}, nil, err
 	}
-	it := Item{Kind: ItemKind(ti.Kind)}
+	it = Item{Kind: ItemKind(ti.Kind)}
 	body := ti.Body
+	// htOf decodes v, keeping a range error as unread.
+	htOf := func(what string, v *ybval.Value) (ybval.HybridTime, error) {
+		h, err := ybval.HybridTimeOf(v)
+		if _, ok := ybval.IsRange(err); ok {
+			unread = append(unread, fmt.Errorf("%s %s: %w", ti.Kind, what, err))
+			return ybval.Unread, nil
+		}
+		if err != nil {
+			return h, fmt.Errorf("%s %s: %w", ti.Kind, what, err)
+		}
+		return h, nil
+	}
 	ht := func(key string) (ybval.HybridTime, error) {
 		v := body.Get(key)
 		if v == nil {
 			return ybval.HybridTime{}, fmt.Errorf("%s has no %s", ti.Kind, key)
 		}
-		h, err := ybval.HybridTimeOf(v)
-		if err != nil {
-			return h, fmt.Errorf("%s %s: %w", ti.Kind, key, err)
-		}
-		return h, nil
+		return htOf(key, v)
 	}
 	op := func() error {
 		v := body.Get("op_id")
@@ -281,6 +317,11 @@ func decodeItem(s string) (Item, error) {
 			return nil
 		}
 		o, err := ybval.OpIDOf(v)
+		if _, ok := ybval.IsRange(err); ok {
+			unread = append(unread, fmt.Errorf("%s op_id: %w", ti.Kind, err))
+			it.Op = ybval.UnreadOpID
+			return nil
+		}
 		if err != nil {
 			return fmt.Errorf("%s op_id: %w", ti.Kind, err)
 		}
@@ -295,17 +336,17 @@ func decodeItem(s string) (Item, error) {
 		it.HasLease = true
 		if v.Struct != nil && v.Struct.Get("lease") != nil {
 			var err error
-			if it.Lease.Time, err = ybval.HybridTimeOf(v.Struct.Get("time")); err != nil {
-				return fmt.Errorf("%s ht_lease time: %w", ti.Kind, err)
+			if it.Lease.Time, err = htOf("ht_lease time", v.Struct.Get("time")); err != nil {
+				return err
 			}
-			if it.Lease.Lease, err = ybval.HybridTimeOf(v.Struct.Get("lease")); err != nil {
-				return fmt.Errorf("%s ht_lease lease: %w", ti.Kind, err)
+			if it.Lease.Lease, err = htOf("ht_lease lease", v.Struct.Get("lease")); err != nil {
+				return err
 			}
 			return nil
 		}
-		h, err := ybval.HybridTimeOf(v)
+		h, err := htOf("ht_lease", v)
 		if err != nil {
-			return fmt.Errorf("%s ht_lease: %w", ti.Kind, err)
+			return err
 		}
 		it.Lease = HTLease{Lease: h, Bare: true}
 		return nil
@@ -343,7 +384,12 @@ func decodeItem(s string) (Item, error) {
 		}
 	case SafeTimeForFollower:
 		var st ybval.SafeTimeWithSource
-		if st, err = ybval.SafeTimeWithSourceOf(body.Get("safe_time_with_source")); err == nil {
+		st, err = ybval.SafeTimeWithSourceOf(body.Get("safe_time_with_source"))
+		if _, ok := ybval.IsRange(err); ok {
+			unread = append(unread, fmt.Errorf("%s safe_time_with_source: %w", ti.Kind, err))
+			err = nil
+		}
+		if err == nil {
 			it.SafeTime, it.Source = st.SafeTime, st.Source
 			if it.MinAllowed, err = ht("min_allowed"); err == nil {
 				it.Deadline, err = ybval.DeadlineOf(body.Get("deadline"))
@@ -352,9 +398,25 @@ func decodeItem(s string) (Item, error) {
 	case LastReplicatedHybridTime:
 		it.HT, err = ht("last_replicated")
 	default:
-		return it, fmt.Errorf("unknown MVCC operation %q", ti.Kind)
+		return it, nil, fmt.Errorf("unknown MVCC operation %q", ti.Kind)
 	}
-	return it, err
+	return it, unread, err
+}
+
+// joinErrs joins errors for one diagnostic.
+func joinErrs(errs []error) string {
+	parts := make([]string, len(errs))
+	for i, e := range errs {
+		parts[i] = e.Error()
+	}
+	return strings.Join(parts, "; ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // tooLowStart reads the first line of a `hybrid time too low` block:
@@ -375,14 +437,23 @@ func (d *decoder) tooLowStart(base Base, text string, l parse.Line, out *parse.S
 	val, tail := takeValue(rest)
 	h, err := ybval.ParseHybridTime(val)
 	if err != nil {
-		out.Diag(l.Pos, "hybrid time too low: cannot read the op's hybrid time %q: %v", clip(val), err)
-		return nil
+		// The FATAL stands whatever its operand: keep the event with
+		// its hybrid time unread.
+		h = ybval.Unread
+		if _, ok := ybval.IsRange(err); ok {
+			out.Diag(l.Pos, "hybrid time too low: the op's hybrid time %s: %v; kept as unknown", clip(val), err)
+		} else {
+			out.Diag(l.Pos, "hybrid time too low: cannot read the op's hybrid time %q (%v); kept as unknown", clip(val), err)
+		}
 	}
 	ev.HT = h
 	if i := strings.Index(tail, "op id: "); i >= 0 {
 		v, _ := takeValue(tail[i+len("op id: "):])
 		if o, err := ybval.ParseOpID(strings.TrimRight(v, ".,")); err == nil {
 			ev.Op, ev.HasOp = o, true
+		} else if _, ok := ybval.IsRange(err); ok {
+			ev.Op = ybval.UnreadOpID
+			out.Diag(l.Pos, "hybrid time too low: the op id %s: %v; kept as unknown", clip(v), err)
 		} else {
 			out.Diag(l.Pos, "hybrid time too low: cannot read op id %q", clip(v))
 		}
@@ -457,19 +528,26 @@ func (d *decoder) detailLine(ev *HTTooLow, l parse.Line, s string, out *parse.Si
 	if bn == "" {
 		return false
 	}
+	// A bound whose value cannot be read is still a bound: its
+	// verdict line may follow, and the value stays unread (never 0).
+	bd := boundOf(ev, bn, l)
+	bd.Line, bd.Text = l.Pos.Line, string(l.Text)
 	v, err := ybval.ParseValue(val)
 	if err != nil {
-		out.Diag(l.Pos, "hybrid time too low: cannot read %s: %v", bn, err)
+		out.Diag(l.Pos, "hybrid time too low: cannot read %s (%v); its value is unknown", bn, err)
 		return true
 	}
 	st, err := ybval.SafeTimeWithSourceOf(v)
 	if err != nil {
-		out.Diag(l.Pos, "hybrid time too low: cannot read %s: %v", bn, err)
+		if _, ok := ybval.IsRange(err); ok {
+			bd.Source = st.Source
+			out.Diag(l.Pos, "hybrid time too low: %s: %v; its value is unknown", bn, err)
+		} else {
+			out.Diag(l.Pos, "hybrid time too low: cannot read %s (%v); its value is unknown", bn, err)
+		}
 		return true
 	}
-	bd := boundOf(ev, bn, l)
 	bd.Value, bd.Source = st.SafeTime, st.Source
-	bd.Line, bd.Text = l.Pos.Line, string(l.Text)
 	return true
 }
 
@@ -505,7 +583,7 @@ func boundOf(ev *HTTooLow, name string, l parse.Line) *Bound {
 	if b := ev.Bound(name); b != nil {
 		return b
 	}
-	ev.Bounds = append(ev.Bounds, Bound{Name: name, Line: l.Pos.Line, Text: string(l.Text)})
+	ev.Bounds = append(ev.Bounds, Bound{Name: name, Line: l.Pos.Line, Text: string(l.Text), Value: ybval.Unread})
 	return &ev.Bounds[len(ev.Bounds)-1]
 }
 

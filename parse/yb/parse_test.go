@@ -25,7 +25,13 @@ func TestParse(t *testing.T) {
 					fmt.Sscan(a.Vals[0], &opts.Year)
 				}
 			}
-			res, err := parse.Scan(strings.NewReader(td.Input+"\n"), "t.log", []parse.System{System}, opts)
+			var dec *decoder
+			sys := System
+			sys.NewDecoder = func(source string, opts parse.Options) parse.Decoder {
+				dec = newDecoder(source, opts)
+				return dec
+			}
+			res, err := parse.Scan(strings.NewReader(td.Input+"\n"), "t.log", []parse.System{sys}, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -35,6 +41,9 @@ func TestParse(t *testing.T) {
 			}
 			for _, d := range res.Diags {
 				fmt.Fprintf(&b, "diag %s\n", d)
+			}
+			if y, from := dec.Year(); y != 0 {
+				fmt.Fprintf(&b, "year %d from %s\n", y, from)
 			}
 			fmt.Fprintf(&b, "stats lines=%d claimed=%d unclaimed=%d\n", res.Stats.Lines, res.Stats.Claimed, res.Stats.Unclaimed)
 			return b.String()
@@ -74,7 +83,7 @@ func describe(e parse.Event) string {
 		return b.String()
 	case *HTTooLow:
 		fmt.Fprintf(&b, " ht=%s", ev.HT)
-		if ev.HasOp {
+		if ev.HasOp || !ev.Op.Known() {
 			fmt.Fprintf(&b, " op=%s", ev.Op)
 		}
 		if ev.Artificial {
@@ -97,7 +106,7 @@ func describe(e parse.Event) string {
 		return b.String()
 	case *CheckFailed:
 		fmt.Fprintf(&b, " expr=%q", ev.Expr)
-		if ev.HasValues {
+		if ev.HasValues || !ev.Left.Known() || !ev.Right.Known() {
 			fmt.Fprintf(&b, " left=%s right=%s", ev.Left, ev.Right)
 		}
 		for _, kv := range ev.Extra {
@@ -114,6 +123,16 @@ func describe(e parse.Event) string {
 		fmt.Fprintf(&b, " propagated=%s safe=%s", ev.Propagated, ev.Safe)
 	case *MvccFatal:
 		fmt.Fprintf(&b, " %q", ev.Message)
+	case *Alarm:
+		a := ev.Alarm()
+		fmt.Fprintf(&b, " raised=%q where=%s", a.Raised, a.Where)
+		if ev.Phrase != "" {
+			fmt.Fprintf(&b, " phrase=%q", ev.Phrase)
+		}
+		fmt.Fprintf(&b, " frames=%d\n  message %q", len(a.Frames), a.Message)
+		for _, f := range a.Frames {
+			fmt.Fprintf(&b, "\n  frame %s", f)
+		}
 	case *RoleChange:
 		fmt.Fprintf(&b, " %s term=%d new_term=%d role=%s", ev.What, ev.Term, ev.NewTerm, ev.NewRole)
 	}
@@ -143,7 +162,7 @@ func itemFields(it Item) string {
 		if it.Kind == AddPending {
 			fmt.Fprintf(&b, " provided=%s", it.Provided)
 		}
-		if it.HasOp {
+		if it.HasOp || !it.Op.Known() {
 			fmt.Fprintf(&b, " op=%s", it.Op)
 		}
 	}

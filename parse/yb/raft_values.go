@@ -12,24 +12,9 @@ import (
 // most of the time of a Raft line) and hand anything else to ybval, so
 // the result is the grammar's either way (raft_values_test.go checks).
 
-// raftHT reads a hybrid time: `{ physical: P }` or `{ physical: P
-// logical: L }` directly, any other rendering through ybval.
-func raftHT(s string) (ybval.HybridTime, error) {
-	if rest, ok := strings.CutPrefix(s, "{ physical: "); ok {
-		p, rest, ok1 := cutUint(rest)
-		if ok1 {
-			if rest == " }" {
-				return ybval.HybridTime{Physical: p}, nil
-			}
-			if r2, ok := strings.CutPrefix(rest, " logical: "); ok {
-				if l, r3, ok := cutUint(r2); ok && r3 == " }" {
-					return ybval.HybridTime{Physical: p, Logical: l}, nil
-				}
-			}
-		}
-	}
-	return ybval.ParseHybridTime(s)
-}
+// raftHT reads a hybrid time. ybval reads the plain forms without the
+// grammar itself, range checks included.
+func raftHT(s string) (ybval.HybridTime, error) { return ybval.ParseHybridTime(s) }
 
 // raftOpID reads `T.I` directly, any other rendering through ybval.
 func raftOpID(s string) (ybval.OpID, error) {
