@@ -65,6 +65,8 @@ func writeFields(b *strings.Builder, v reflect.Value) {
 		}
 		name := strings.ToLower(f.Name[:1]) + f.Name[1:]
 		switch x := fv.Interface().(type) {
+		case parse.AlarmText:
+			writeAlarm(b, v, x)
 		case fmt.Stringer:
 			fmt.Fprintf(b, " %s={%s}", name, x)
 		default:
@@ -80,6 +82,30 @@ func writeFields(b *strings.Builder, v reflect.Value) {
 				fmt.Fprintf(b, " %s=%v", name, x)
 			}
 		}
+	}
+}
+
+// writeAlarm prints an alarm's text, leaving out what the event's Class
+// and Message already said.
+func writeAlarm(b *strings.Builder, v reflect.Value, a parse.AlarmText) {
+	class, msg := "", ""
+	if e, ok := v.Addr().Interface().(*Exception); ok {
+		class, msg = e.Class, e.Message
+	}
+	if a.Raised != class {
+		fmt.Fprintf(b, " raised=%s", a.Raised)
+	}
+	if a.Message != msg {
+		fmt.Fprintf(b, " alarm=%q", a.Message)
+	}
+	if a.Where != "" {
+		fmt.Fprintf(b, " where=%s", a.Where)
+	}
+	for _, f := range a.Frames {
+		fmt.Fprintf(b, "\n    at %s", f)
+	}
+	for _, c := range a.Causes {
+		fmt.Fprintf(b, "\n    cause %s", c)
 	}
 }
 
