@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -40,8 +39,11 @@ type julTables struct {
 	levels   map[string]string // localized level name -> SEVERE, WARNING, ...
 	zeros    []rune            // the zero digits of every locale
 	patterns [][]patToken      // header date-time patterns, the default first
-	// maxAmPmWords is the most words an AM/PM marker has.
-	maxAmPmWords int
+	// maxName is the longest month name or marker, in bytes.
+	maxName int
+	// ambiguous are the names that mean different months or halves of
+	// the day in different locales; each reads as most locales mean it.
+	ambiguous []string
 }
 
 type patToken struct {
@@ -75,10 +77,11 @@ var julData = sync.OnceValue(func() *julTables {
 		case "month":
 			if n, err := strconv.Atoi(f[2]); err == nil {
 				t.months[strings.ToLower(f[1])] = n
+				t.maxName = max(t.maxName, len(f[1]))
 			}
 		case "ampm":
 			t.ampm[strings.ToLower(f[1])] = f[2] == "pm"
-			t.maxAmPmWords = max(t.maxAmPmWords, len(strings.Fields(f[1])))
+			t.maxName = max(t.maxName, len(f[1]))
 		case "level":
 			t.levels[f[1]] = f[2]
 		case "zero":
@@ -87,6 +90,8 @@ var julData = sync.OnceValue(func() *julTables {
 			}
 		case "pattern":
 			addPattern(f[1])
+		case "ambiguous":
+			t.ambiguous = append(t.ambiguous, f[1])
 		}
 	}
 	return t
@@ -158,11 +163,20 @@ func julHeader(s string) (t time.Time, source string, ok bool) {
 		return t, "", false
 	}
 	tab := julData()
+	lower := strings.ToLower(s)
+	if len(lower) != len(s) {
+		// A letter whose lower case is longer: offsets would not line
+		// up, so names are looked up without regard to case one by one.
+		lower = ""
+	}
+	first, _ := utf8.DecodeRuneInString(s)
+	numeric := tab.digit(first) >= 0
 	for _, p := range tab.patterns {
-		if t, rest, ok := tab.match(p, s); ok {
-			if src, ok := julSource(rest); ok {
-				return t, src, true
-			}
+		if f := p[0].field; f != 0 && f != 'N' && f != 'a' && !numeric {
+			continue
+		}
+		if t, src, ok := tab.match(p, s, lower); ok {
+			return t, src, true
 		}
 	}
 	return t, "", false
@@ -175,14 +189,7 @@ func julHeaderShape[T string | []byte](s T) bool {
 	if len(s) < 16 || len(s) > 600 || s[0] == '[' || s[0] == '{' {
 		return false
 	}
-	clock := false
-	for i := 1; i+5 < len(s); i++ {
-		if c := s[i]; (c == ':' || c == '.') && isDigit(s[i-1]) && isDigit(s[i+1]) && isDigit(s[i+2]) && s[i+3] == c && isDigit(s[i+4]) && isDigit(s[i+5]) {
-			clock = true
-			break
-		}
-	}
-	if !clock {
+	if !hasClock(s) {
 		return false
 	}
 	end := len(s)
@@ -202,6 +209,26 @@ func julHeaderShape[T string | []byte](s T) bool {
 	}
 	sp2 := lastSpace(s, sp)
 	return sp2 >= 0 && isJavaName(s[sp2+1:sp]) && containsByte(s[sp2+1:sp], '.')
+}
+
+// hasClock finds `h:mm:ss` (or `h.mm.ss`), in any locale's digits: two
+// like separators a short run of digits apart, digits on either side.
+func hasClock[T string | []byte](s T) bool {
+	digitish := func(c byte) bool { return c >= '0' && c <= '9' || c >= 0x80 }
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		if (c != ':' && c != '.') || !digitish(s[i-1]) {
+			continue
+		}
+		j := i + 1
+		for j < len(s) && j-i <= 9 && digitish(s[j]) {
+			j++
+		}
+		if j > i+1 && j+1 < len(s) && s[j] == c && digitish(s[j+1]) {
+			return true
+		}
+	}
+	return false
 }
 
 func lastSpace[T string | []byte](s T, end int) int {
@@ -263,70 +290,111 @@ func julSource(rest string) (string, bool) {
 	return "", false
 }
 
-// match reads pattern p at the start of s; it returns the time and what
-// follows it.
-func (tab *julTables) match(p []patToken, s string) (time.Time, string, bool) {
-	year, month, day, hour, minute, sec := -1, -1, -1, -1, -1, -1
-	pm, hasAmPm, twelve := false, false, false
-	i := 0
-	for _, tk := range p {
-		switch tk.field {
-		case 0:
-			j, ok := matchLiteral(s, i, tk.text)
-			if !ok {
-				return time.Time{}, "", false
-			}
-			i = j
-		case 'N':
-			j, m, ok := tab.monthName(s, i)
-			if !ok {
-				return time.Time{}, "", false
-			}
-			month, i = m, j
-		case 'a':
-			j, isPM, ok := tab.amPm(s, i)
-			if !ok {
-				return time.Time{}, "", false
-			}
-			pm, hasAmPm, i = isPM, true, j
-		default:
-			maxDigits := 2
-			if tk.field == 'y' {
-				maxDigits = 4
-			}
-			n, j, ok := tab.number(s, i, maxDigits)
-			if !ok {
-				return time.Time{}, "", false
-			}
-			width := j - i
-			i = j
-			switch tk.field {
-			case 'y':
-				if width <= 2 && tk.n <= 2 {
-					n += 2000
-				}
-				year = n
-			case 'M':
-				month = n
-			case 'd':
-				day = n
-			case 'H':
-				hour = n
-			case 'h':
-				hour, twelve = n, true
-			case 'm':
-				minute = n
-			case 's':
-				sec = n
-			}
-		}
-	}
-	if year < 0 || month < 1 || month > 12 || day < 1 || day > 31 || hour < 0 || hour > 24 || minute < 0 || minute > 59 || sec < 0 || sec > 60 {
+// match reads pattern p at the start of s and a source after it; it
+// returns the time. Month names and AM/PM markers can be several words,
+// end in a dot or run into the next field, so each is tried at every
+// length it can have, longest first, until the rest of the line reads.
+func (tab *julTables) match(p []patToken, s, lower string) (time.Time, string, bool) {
+	m := julMatch{tab: tab, p: p, s: s, lower: lower}
+	if !m.run(0, 0) {
 		return time.Time{}, "", false
 	}
-	if twelve || hasAmPm {
+	return m.t, m.src, true
+}
+
+type julMatch struct {
+	tab                                 *julTables
+	p                                   []patToken
+	s, lower                            string
+	year, month, day, hour, minute, sec int
+	pm, hasAmPm, twelve                 bool
+	steps                               int
+	t                                   time.Time
+	src                                 string
+}
+
+// maxJulSteps bounds the backtracking on one line.
+const maxJulSteps = 512
+
+func (m *julMatch) run(k, i int) bool {
+	if m.steps++; m.steps > maxJulSteps {
+		return false
+	}
+	if k == len(m.p) {
+		return m.finish(i)
+	}
+	tk := m.p[k]
+	switch tk.field {
+	case 0:
+		j, ok := matchLiteral(m.s, i, tk.text)
+		return ok && m.run(k+1, j)
+	case 'N':
+		for _, c := range m.tab.words(m.s, m.lower, i, func(w string) (int, bool) { n, ok := m.tab.months[w]; return n, ok }) {
+			m.month = c.value
+			if m.run(k+1, c.end) {
+				return true
+			}
+		}
+		return false
+	case 'a':
+		for _, c := range m.tab.words(m.s, m.lower, i, func(w string) (int, bool) {
+			pm, ok := m.tab.ampm[w]
+			if pm {
+				return 1, ok
+			}
+			return 0, ok
+		}) {
+			m.pm, m.hasAmPm = c.value == 1, true
+			if m.run(k+1, c.end) {
+				return true
+			}
+		}
+		return false
+	}
+	maxDigits := 2
+	if tk.field == 'y' {
+		maxDigits = 4
+	}
+	n, j, ok := m.tab.number(m.s, i, maxDigits)
+	if !ok {
+		return false
+	}
+	switch tk.field {
+	case 'y':
+		if tk.n <= 2 && n < 100 {
+			n += 2000
+		}
+		m.year = n
+	case 'M':
+		m.month = n
+	case 'd':
+		m.day = n
+	case 'H':
+		m.hour = n
+	case 'h':
+		m.hour, m.twelve = n, true
+	case 'm':
+		m.minute = n
+	case 's':
+		m.sec = n
+	}
+	return m.run(k+1, j)
+}
+
+// finish checks the fields read and the source after them.
+func (m *julMatch) finish(i int) bool {
+	if m.year <= 0 || m.month < 1 || m.month > 12 || m.day < 1 || m.day > 31 || m.hour < 0 || m.hour > 24 ||
+		m.minute < 0 || m.minute > 59 || m.sec < 0 || m.sec > 60 {
+		return false
+	}
+	src, ok := julSource(m.s[i:])
+	if !ok {
+		return false
+	}
+	hour, year := m.hour, m.year
+	if m.twelve || m.hasAmPm {
 		hour %= 12
-		if pm {
+		if m.pm {
 			hour += 12
 		}
 	}
@@ -335,7 +403,58 @@ func (tab *julTables) match(p []patToken, s string) (time.Time, string, bool) {
 		// the Buddhist year.
 		year -= 543
 	}
-	return time.Date(year, time.Month(month), day, hour, minute, sec, 0, time.UTC), s[i:], true
+	m.t = time.Date(year, time.Month(m.month), m.day, hour, m.minute, m.sec, 0, time.UTC)
+	m.src = src
+	return true
+}
+
+type wordMatch struct{ end, value int }
+
+// words returns the texts at s[i:] that lookup knows, longest first: up
+// to three words and no longer than the longest name, cut at any letter.
+// lower is s in lower case, or "" to lower each candidate.
+func (tab *julTables) words(s, lower string, i int, lookup func(string) (int, bool)) []wordMatch {
+	end := i
+	for w := 0; w < 3 && end < len(s) && end-i < tab.maxName; w++ {
+		k := end
+		for k < len(s) {
+			c, size := utf8.DecodeRuneInString(s[k:])
+			if c == ' ' || c == '\u00a0' || c == '\u202f' || c == ',' {
+				break
+			}
+			k += size
+		}
+		if k == end {
+			break
+		}
+		end = k
+		if next := skipSpaces(s, end); next > end && next < len(s) && w < 2 {
+			end = next
+			continue
+		}
+		break
+	}
+	end = min(end, i+tab.maxName)
+	for end > i && !utf8.RuneStart(s[end-1]) && end < len(s) && !utf8.RuneStart(s[end]) {
+		end--
+	}
+	var out []wordMatch
+	for k := end; k > i; {
+		_, size := utf8.DecodeLastRuneInString(s[i:k])
+		if last, _ := utf8.DecodeLastRuneInString(s[i:k]); last != ' ' && last != '\u00a0' && last != '\u202f' && last != utf8.RuneError {
+			w := ""
+			if lower != "" {
+				w = lower[i:k]
+			} else {
+				w = strings.ToLower(s[i:k])
+			}
+			if v, ok := lookup(w); ok {
+				out = append(out, wordMatch{k, v})
+			}
+		}
+		k -= size
+	}
+	return out
 }
 
 // matchLiteral matches a pattern's literal text; a space matches any run
@@ -396,52 +515,6 @@ func (tab *julTables) digit(c rune) int {
 		}
 	}
 	return -1
-}
-
-// monthName reads a month name or abbreviation: the longest word that is
-// one, with or without its trailing dot.
-func (tab *julTables) monthName(s string, i int) (int, int, bool) {
-	j := i
-	for j < len(s) {
-		c, size := utf8.DecodeRuneInString(s[j:])
-		if !unicode.IsLetter(c) && !unicode.IsMark(c) && !unicode.IsDigit(c) && c != '.' && c != '\'' {
-			break
-		}
-		j += size
-	}
-	for k := j; k > i; {
-		if m, ok := tab.months[strings.ToLower(s[i:k])]; ok {
-			return k, m, true
-		}
-		_, size := utf8.DecodeLastRuneInString(s[i:k])
-		k -= size
-	}
-	return i, 0, false
-}
-
-// amPm reads a locale's morning or afternoon marker, which may be several
-// words (`AM VORMITTAG`, `a. m.`).
-func (tab *julTables) amPm(s string, i int) (int, bool, bool) {
-	best, bestPM, found := i, false, false
-	j := i
-	for w := 0; w < tab.maxAmPmWords && j < len(s); w++ {
-		k := j
-		for k < len(s) {
-			c, size := utf8.DecodeRuneInString(s[k:])
-			if c == ' ' || c == '\u00a0' || c == '\u202f' || c == ',' {
-				break
-			}
-			k += size
-		}
-		if pm, ok := tab.ampm[strings.ToLower(s[i:k])]; ok {
-			best, bestPM, found = k, pm, true
-		}
-		j = skipSpaces(s, k)
-		if j == k {
-			break
-		}
-	}
-	return best, bestPM, found
 }
 
 // julLevel reads `LEVEL: ` at the start of a record's second line, in

@@ -23,20 +23,24 @@ public class JulLocales {
             DateFormatSymbols s = DateFormatSymbols.getInstance(l);
             String[] shortMonths = s.getShortMonths();
             String[] months = s.getMonths();
+            // Names are matched without regard to case (%Tp upper-cases
+            // the marker), so they are listed lower-cased.
             for (int i = 0; i < 12; i++) {
-                line(b, "month", shortMonths[i], Integer.toString(i + 1), tag);
-                line(b, "month", months[i], Integer.toString(i + 1), tag);
+                line(b, "month", shortMonths[i].toLowerCase(Locale.ROOT), Integer.toString(i + 1), tag);
+                line(b, "month", months[i].toLowerCase(Locale.ROOT), Integer.toString(i + 1), tag);
             }
             String[] ampm = s.getAmPmStrings();
             for (int i = 0; i < 2; i++) {
-                String v = i == 0 ? "am" : "pm";
-                line(b, "ampm", ampm[i], v, tag);
-                line(b, "ampm", ampm[i].toUpperCase(l), v, tag);
+                line(b, "ampm", ampm[i].toLowerCase(Locale.ROOT), i == 0 ? "am" : "pm", tag);
             }
             line(b, "zero", String.valueOf(DecimalFormatSymbols.getInstance(l).getZeroDigit()), "0", tag);
-            DateFormat d = DateFormat.getDateTimeInstance(DateFormat.MEDIUM, DateFormat.MEDIUM, l);
-            if (d instanceof SimpleDateFormat) {
-                line(b, "pattern", ((SimpleDateFormat) d).toPattern(), "medium", tag);
+            // JDK 6's SimpleFormatter printed MessageFormat's
+            // "{0,date} {0,time}": the medium date, a space, the medium
+            // time.
+            DateFormat d = DateFormat.getDateInstance(DateFormat.MEDIUM, l);
+            DateFormat t = DateFormat.getTimeInstance(DateFormat.MEDIUM, l);
+            if (d instanceof SimpleDateFormat && t instanceof SimpleDateFormat) {
+                line(b, "pattern", ((SimpleDateFormat) d).toPattern() + " " + ((SimpleDateFormat) t).toPattern(), "medium", tag);
             }
             Locale.setDefault(l);
             for (Level v : levels) {
