@@ -552,7 +552,9 @@ func (d *decoder) continuation(s string, meta parse.Meta) bool {
 	if x.lines > maxStackLines {
 		return true
 	}
-	x.meta.Last = meta.Pos.Line
+	// A JSON record's embedded lines cite the record, which may span
+	// several lines.
+	x.meta.Last = max(x.meta.Last, meta.Last)
 	return true
 }
 

@@ -25,7 +25,25 @@ func knows(b []byte) bool {
 	case '{':
 		return jsonLayout(b) || nodeRow(b)
 	case '"':
-		return bytes.HasPrefix(b, []byte(`"stacktrace": [`)) || bytes.HasPrefix(b, []byte(`"at `))
+		// The lines JsonThrowablePatternConverter prints after a 7.x
+		// record: `"stacktrace": ["java.lang...",`, then one quoted
+		// element a line, the last closing the record.
+		e := bytes.TrimPrefix(b, []byte(`"stacktrace": [`))
+		e = bytes.TrimPrefix(e, []byte(`"`))
+		for _, end := range []string{`"] }`, `"]}`, `"]`, `",`} {
+			if bytes.HasSuffix(e, []byte(end)) {
+				e = e[:len(e)-len(end)]
+				break
+			}
+		}
+		if stackLine(e) {
+			return true
+		}
+		if bytes.Contains(e, []byte("Exception")) || bytes.Contains(e, []byte("Error")) {
+			_, ok := exceptionLine(string(e))
+			return ok
+		}
+		return false
 	case '-':
 		return bytes.HasPrefix(b, []byte("--------[")) || bytes.HasPrefix(b, []byte("-- index [")) ||
 			bytes.HasPrefix(b, []byte("----shard_id [")) || bytes.HasPrefix(b, []byte("-----node_id[")) ||
