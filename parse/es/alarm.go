@@ -105,7 +105,8 @@ func (d *decoder) flush(out *parse.Sink) {
 	}
 	d.exc = nil
 	read := false
-	for _, t := range x.all() {
+	all := x.all()
+	for _, t := range all {
 		m := x.meta
 		if t.line != m.Pos.Line && t.line > 0 {
 			m.Pos.Line, m.Text = t.line, t.text
@@ -125,7 +126,7 @@ func (d *decoder) flush(out *parse.Sink) {
 		read = true
 	}
 	if !read {
-		out.Emit(x.alarm())
+		out.Emit(x.alarm(all))
 	}
 }
 
@@ -151,11 +152,12 @@ func (d *decoder) mismatchSides(mm *SeqNoStatsMismatch, x *pendingException, out
 	}
 }
 
-// alarm builds the Exception event of a block no dedicated reader read.
-func (x *pendingException) alarm() *Exception {
+// alarm builds the Exception event of a block no dedicated reader read;
+// all is x.all().
+func (x *pendingException) alarm(all []thrown) *Exception {
 	e := &Exception{Meta: x.meta, Where: x.where}
 	a := &e.AlarmText
-	all := x.all()
+	ts := all
 	if x.raised != "" {
 		a.Raised, a.Message = x.raised, x.head
 	} else if len(all) > 0 {
@@ -175,7 +177,7 @@ func (x *pendingException) alarm() *Exception {
 	a.Frames = x.frames
 	if !e.Where.HasShard() {
 		// The subject a message names: `[idx][0] failed to recover`.
-		for _, m := range append([]string{x.head}, messages(x.all())...) {
+		for _, m := range append([]string{x.head}, messages(ts)...) {
 			w := e.Where
 			shardPrefix(&w, m)
 			if w.HasShard() {
@@ -277,6 +279,8 @@ func esToStringShard(s string) (Where, bool) {
 // exception without a cause. Names end in Exception or Error and start
 // with a capital (simple class names).
 func detailed(s string) ([]thrown, int) {
+	// Real chains are a few deep; a bound keeps a hostile line linear.
+	const maxParts = 16
 	at := -1
 	from := 0
 	var parts []thrown
@@ -312,6 +316,9 @@ func detailed(s string) ([]thrown, int) {
 				return parts, at
 			}
 			parts = append(parts, thrown{class: name, msg: inner})
+			if len(parts) == maxParts {
+				return parts, at
+			}
 			r = strings.TrimPrefix(r, ";")
 			r = strings.TrimLeft(r, " ")
 			next, ok := strings.CutPrefix(r, "nested: ")

@@ -367,3 +367,80 @@ func TestUnreadableKnownMessageStillAlarms(t *testing.T) {
 	_, ok := res.Events[0].(parse.Alarm)
 	assert.True(t, ok)
 }
+
+// FuzzAlarm holds the decoder to never being silent on an alarm: an
+// exception, a `fatal error in thread` or a `failed engine`, with any
+// class and message, in any layout, gives at least one event, and that
+// event reports what was thrown (an alarm or a dedicated reader's event).
+func FuzzAlarm(f *testing.F) {
+	f.Add(uint8(0), uint8(0), "java.lang.AssertionError", "unexpected failure while replicating translog entry")
+	f.Add(uint8(3), uint8(1), "org.elasticsearch.index.engine.EngineException", "[idx][0] failed to recover from translog")
+	f.Add(uint8(9), uint8(2), "java.lang.IllegalStateException", "translog replay failed to cover required sequence numbers (required range [20:31). first missing op is [24]")
+	f.Add(uint8(11), uint8(0), "java.lang.AssertionError", "seqNo [x] was processed twice in generation [3], with different data. prvOp [], newOp []")
+	f.Add(uint8(5), uint8(1), "IndexShardRecoveryException", "failed recovery]; nested: IllegalStateException[Checkpoint file translog-1.ckp")
+	f.Add(uint8(14), uint8(2), "java.lang.AssertionError", "")
+	f.Fuzz(func(t *testing.T, which, kind uint8, class, msg string) {
+		class = fuzzClass(class)
+		msg = strings.Map(func(r rune) rune {
+			if r == '\n' || r == '\r' || r == 0 || r == '\uFFFD' {
+				return ' '
+			}
+			return r
+		}, msg)
+		a := realAlarm{name: "fuzz", lines: []string{strings.TrimSuffix(class+": "+msg, ": "), "\tat org.elasticsearch.index.engine.InternalEngine.failEngine(InternalEngine.java:100)"}, shard: -1}
+		switch kind % 3 {
+		case 1:
+			a.head, a.logger, a.level, a.node, a.marker = "failed engine [fuzz]", "o.e.i.e.Engine", "WARN", "n1", "[idx][0]"
+			a.at = time.Date(2023, 9, 7, 10, 53, 56, 0, time.UTC)
+		case 2:
+			a.head, a.logger, a.level, a.node = "fatal error in thread [elasticsearch[n1][generic][T#5]], exiting", "o.e.b.ElasticsearchUncaughtExceptionHandler", "ERROR", "n1"
+			a.at = time.Date(2019, 2, 24, 17, 35, 13, 0, time.UTC)
+		}
+		var l layout
+		if a.head == "" {
+			l = bareLayouts[int(which)%len(bareLayouts)]
+		} else {
+			l = layouts[int(which)%len(layouts)]
+		}
+		input := l.write(a)
+		res, err := parse.Scan(strings.NewReader(input), "fuzz", []parse.System{System}, parse.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		reported := false
+		for _, e := range res.Events {
+			if _, ok := e.(parse.Alarm); ok {
+				reported = true
+			}
+			if r, ok := e.(interface{ Reported() bool }); ok && r.Reported() {
+				reported = true
+			}
+			m := e.Info()
+			if m.Pos.Line < 1 || m.Last < m.Pos.Line || m.Last > res.Stats.Lines {
+				t.Fatalf("event %s spans lines %d-%d of %d", e.Kind(), m.Pos.Line, m.Last, res.Stats.Lines)
+			}
+		}
+		if !reported {
+			t.Fatalf("%s: silent on an alarm:\n%s\nevents: %d, diagnostics: %v", l.name, input, len(res.Events), res.Diags)
+		}
+	})
+}
+
+// fuzzClass makes a Java exception class of fuzz text: a package, then
+// the text's name characters, ending in Exception or Error.
+func fuzzClass(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s) && b.Len() < 80; i++ {
+		if c := s[i]; isClassByte(c) && c != '.' {
+			b.WriteByte(c)
+		}
+	}
+	name := b.String()
+	if name == "" || name[0] < 'A' || name[0] > 'Z' {
+		name = "X" + name
+	}
+	if !strings.HasSuffix(name, "Exception") && !strings.HasSuffix(name, "Error") {
+		name += "Exception"
+	}
+	return "org.elasticsearch." + name
+}

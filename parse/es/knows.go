@@ -21,7 +21,9 @@ func knows(b []byte) bool {
 	}
 	switch b[0] {
 	case '[':
-		return patternStart(b)
+		if patternStart(b) {
+			return true
+		}
 	case '{':
 		return jsonLayout(b) || nodeRow(b)
 	case '"':
