@@ -165,7 +165,11 @@ func (x *pendingException) alarm(all []thrown) *Exception {
 		all = all[1:]
 	}
 	if len(x.extra) > 0 {
-		a.Message = strings.Join(append([]string{a.Message}, x.extra...), "\n")
+		lines := x.extra
+		if a.Message != "" {
+			lines = append([]string{a.Message}, lines...)
+		}
+		a.Message = strings.Join(lines, "\n")
 	}
 	for _, t := range all {
 		a.Causes = append(a.Causes, t.String())

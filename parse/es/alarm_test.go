@@ -194,6 +194,9 @@ var layouts = []layout{
 	{"ant-junit4", true, true, func(a realAlarm) string { return prefixed("   [junit4]   1> ", legacy(a)) }, 0},
 	{"ci-iso", true, true, func(a realAlarm) string { return prefixed("[2023-10-07T16:39:00.100Z] ", pattern(a)) }, 0},
 	{"ci-clock-runner", true, true, func(a realAlarm) string { return prefixed("16:39:00   1> ", pattern(a)) }, 0},
+	{"buildkite-raw", true, true, func(a realAlarm) string {
+		return prefixed("\x1b_bk;t=1696696740100\x07\x1b[0m", pattern(a))
+	}, 0},
 	{"github-actions", true, true, func(a realAlarm) string { return prefixed("2023-10-07T16:39:00.1000000Z ", pattern(a)) }, 0},
 	{"testclusters", true, true, func(a realAlarm) string {
 		l := pattern(a)

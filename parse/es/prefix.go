@@ -8,7 +8,8 @@ package es
 //   - a CI console's time: Jenkins' Timestamper plugin prints `16:39:00 `
 //     (its default `HH:mm:ss`, optionally with `.SSS`) and, in pipeline
 //     logs, `[2023-10-07T16:39:00.100Z] `; GitHub Actions' raw logs start
-//     `2023-10-07T16:39:00.1000000Z `;
+//     `2023-10-07T16:39:00.1000000Z `; a raw Buildkite log marks lines
+//     with ESC `_bk;t=<epoch ms>` BEL and keeps the terminal's colours;
 //   - the randomized runner's TextReport: `  1> ` (the suite's stdout),
 //     `  2> ` (stderr), `   > ` (a failure's text and stack);
 //   - Ant's JUnit4 task (ES 1.x/2.x builds): `[junit4] `;
@@ -80,8 +81,35 @@ func onePrefix[T string | []byte](s T, i int) (int, byte) {
 		if i+2 < len(s) && s[i+1] == 0xBB && s[i+2] == ' ' {
 			return 3, 0
 		}
+	case c == 0x1b:
+		return escapePrefix(s, i), 0
 	}
 	return 0, 0
+}
+
+// escapePrefix reads what a raw Buildkite log puts before a line: the
+// agent's time mark, ESC `_bk;t=<epoch ms>` BEL, and the terminal's
+// colour codes, ESC `[` params `m`.
+func escapePrefix[T string | []byte](s T, i int) int {
+	switch {
+	case hasPrefixAt(s, i, "\x1b_bk;t="):
+		j := i + len("\x1b_bk;t=")
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		if j < len(s) && s[j] == 0x07 {
+			return j + 1 - i
+		}
+	case hasPrefixAt(s, i, "\x1b["):
+		j := i + 2
+		for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == ';') {
+			j++
+		}
+		if j < len(s) && s[j] == 'm' {
+			return j + 1 - i
+		}
+	}
+	return 0
 }
 
 // clockPrefix reads `HH:mm:ss[.SSS] ` at s[i:].
