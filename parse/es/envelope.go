@@ -231,6 +231,9 @@ func parseJSON(s string) (env envelope, ok bool, err string) {
 		}
 	} else if st := str("error.stack_trace"); st != "" {
 		env.stack = strings.Split(strings.TrimRight(st, "\n"), "\n")
+	} else if et := str("error.type"); et != "" {
+		// ECS without the stack: the exception as its type and message.
+		env.stack = []string{strings.TrimSuffix(et+": "+str("error.message"), ": ")}
 	}
 	env.msg = env.marker(env.msg)
 	return env, true, ""
