@@ -57,8 +57,10 @@ type decoder struct {
 
 	exc     *pendingException
 	commits *pendingCommits
-	jul     *julPending
-	json    *pendingJSON
+	// jul is a java.util.logging header whose level line comes next;
+	// json a 7.x JSON record whose stack is on the lines that follow.
+	jul  *julPending
+	json *pendingJSON
 
 	// times caches the minute of the last pattern-layout time.
 	times timeCache
