@@ -66,6 +66,10 @@ type pendingException struct {
 	// sealed is set once the frames under the outermost exception are
 	// over (a cause or a suppressed exception began).
 	sealed bool
+	// suppressed is set after a `Suppressed:` line, until a cause as
+	// little indented as the exception; indent is the exception's.
+	suppressed bool
+	indent     int
 	// inline is set while the block is a log message's own text
 	// (`failure [EngineException[..]]`): the exception printed under
 	// the message, if any, replaces it.
@@ -207,12 +211,12 @@ func (e *Exception) Alarm() *parse.AlarmText { return &e.AlarmText }
 
 // startException begins a block at an exception line.
 func (d *decoder) startException(meta parse.Meta, w Where, stream byte, t thrown) {
-	d.exc = &pendingException{meta: meta, where: w, stream: stream, chain: []thrown{t}, lines: 1}
+	d.exc = &pendingException{meta: meta, where: w, stream: stream, chain: []thrown{t}, lines: 1, indent: d.indent}
 }
 
 // startRaised begins a block at a log message that is itself an alarm.
 func (d *decoder) startRaised(meta parse.Meta, w Where, stream byte, raised, head, logger string) {
-	d.exc = &pendingException{meta: meta, where: w, stream: stream, raised: raised, head: head, logger: logger, lines: 1}
+	d.exc = &pendingException{meta: meta, where: w, stream: stream, raised: raised, head: head, logger: logger, lines: 1, indent: d.indent}
 }
 
 // raisedBy reports whether a log message is one of the alarms ES logs as

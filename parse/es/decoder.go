@@ -62,6 +62,11 @@ type decoder struct {
 	jul  *julPending
 	json *pendingJSON
 
+	// indent is how far the line being read is indented after its
+	// prefixes: it tells a suppressed exception's causes from the
+	// exception's own.
+	indent int
+
 	// times caches the minute of the last pattern-layout time.
 	times timeCache
 	slabs slabs
@@ -126,6 +131,7 @@ func (d *decoder) Line(l parse.Line, out *parse.Sink) bool {
 	raw := string(l.Text)
 	at, stream := prefixEnd(raw)
 	s := raw[at:]
+	d.indent = indentBefore(raw, at)
 	if s == "" {
 		// A blank line inside a stack trace (corpus 04) does not end it.
 		return false
@@ -351,6 +357,7 @@ func (d *decoder) embedded(meta parse.Meta, l string, out *parse.Sink) {
 	if s == "" {
 		return
 	}
+	d.indent = indentBefore(l, at)
 	meta.Text = l
 	d.process(meta, s, 0, out)
 }
@@ -496,6 +503,15 @@ func (d *decoder) commitLine(s string, out *parse.Sink) bool {
 	return true
 }
 
+// indentBefore counts the spaces and tabs right before at.
+func indentBefore(s string, at int) int {
+	n := 0
+	for i := at - 1; i >= 0 && (s[i] == ' ' || s[i] == '\t'); i-- {
+		n++
+	}
+	return n
+}
+
 // continuation takes a line that belongs to the block being read: stack
 // frames, `... N more`, `Caused by:` and its frames, hamcrest's
 // Expected/but lines, and the exception under a log message that raised
@@ -518,7 +534,7 @@ func (d *decoder) continuation(s string, meta parse.Meta) bool {
 		}
 	case strings.HasPrefix(t, "... "):
 	case strings.HasPrefix(t, "Suppressed:"):
-		x.sealed = true
+		x.sealed, x.suppressed = true, true
 	case strings.HasPrefix(t, "Expected:"):
 		x.expected = t
 		x.extra = append(x.extra, t)
@@ -526,6 +542,11 @@ func (d *decoder) continuation(s string, meta parse.Meta) bool {
 		x.got = t
 		x.extra = append(x.extra, t)
 	case strings.HasPrefix(t, "Caused by: "):
+		if x.suppressed && d.indent > x.indent {
+			// The cause of a suppressed exception, indented under it.
+			break
+		}
+		x.suppressed = false
 		th, ok := exceptionLine(t)
 		if !ok {
 			th = thrown{class: strings.TrimSpace(strings.TrimPrefix(t, "Caused by: "))}
