@@ -70,15 +70,29 @@ func knows(b []byte) bool {
 	return false
 }
 
-// patternStart is the log4j layouts' opening: `[yyyy-MM-dd(T| )HH:mm:ss`
-// and the time's bracket closed right before the level's.
+// patternStart is the log4j layouts' opening: `[yyyy-MM-dd(T| )HH:mm:ss`,
+// the time's bracket closed, then log4j's level (`%-5p`, in capitals). A
+// JVM's unified log (`[2023-10-07T16:39:05.123+0000][12345][gc] ...`)
+// opens the same way and is not ES's: its second field is a pid.
 func patternStart(b []byte) bool {
 	if len(b) < 21 || !digits(b, 1, 4) || b[5] != '-' || !digits(b, 6, 2) || b[8] != '-' || !digits(b, 9, 2) ||
 		(b[11] != 'T' && b[11] != ' ') || !digits(b, 12, 2) || b[14] != ':' {
 		return false
 	}
 	i := bytes.IndexByte(b[:min(len(b), 40)], ']')
-	return i > 0 && i+1 < len(b) && b[i+1] == '['
+	if i < 0 || i+1 >= len(b) || b[i+1] != '[' {
+		return false
+	}
+	lvl := b[i+2:]
+	j := bytes.IndexByte(lvl[:min(len(lvl), 8)], ']')
+	if j < 0 {
+		return false
+	}
+	switch string(bytes.TrimRight(lvl[:j], " ")) {
+	case "TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL":
+		return true
+	}
+	return false
 }
 
 // jsonLayout recognises the 7.x ESJsonLayout and 8.x ECS records by their

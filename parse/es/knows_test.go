@@ -54,6 +54,8 @@ func TestKnowsNotOthers(t *testing.T) {
 		"2023-10-07 16:39:00,123 INFO  [main] com.example.App - started",
 		`{"level":"info","ts":1696696740.1,"msg":"started"}`,
 		"[2022-03-24T23:30:23.454549Z] [BUILD] Starting Elasticsearch process",
+		"[2023-10-07T16:39:05.123+0000][12345][gc,init] Version: 17.0.2+8 (release)",
+		"[2023-10-07T16:39:05.124+0000][12345][gc     ] Using G1",
 		"an Error happened",
 	} {
 		assert.False(t, knows([]byte(s)), "%q", s)
