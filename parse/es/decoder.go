@@ -11,7 +11,7 @@ import (
 )
 
 // System is the Elasticsearch / OpenSearch parser.
-var System = parse.System{Name: "es", NewDecoder: NewDecoder}
+var System = parse.System{Name: "es", NewDecoder: NewDecoder, Knows: knows}
 
 // NewDecoder returns a decoder for one source.
 func NewDecoder(source string, _ parse.Options) parse.Decoder {
@@ -57,22 +57,21 @@ type decoder struct {
 
 	exc     *pendingException
 	commits *pendingCommits
+	// jul is a java.util.logging header whose level line comes next;
+	// json a 7.x JSON record whose stack is on the lines that follow.
+	jul  *julPending
+	json *pendingJSON
+
+	// indent is how far the line being read is indented after its
+	// prefixes: it tells a suppressed exception's causes from the
+	// exception's own.
+	indent int
 
 	// times caches the minute of the last pattern-layout time.
 	times timeCache
 	slabs slabs
 	// general turns the fast path off (tests compare the two paths).
 	general bool
-}
-
-type pendingException struct {
-	meta  parse.Meta
-	where Where
-	class string
-	msg   string
-	// expected and got are a hamcrest mismatch's two sides.
-	expected, got string
-	lines         int
 }
 
 type pendingCommits struct {
@@ -83,6 +82,11 @@ type pendingCommits struct {
 }
 
 func (d *decoder) End(out *parse.Sink) {
+	if p := d.json; p != nil {
+		d.json = nil
+		d.jsonRecord(p.meta, p.text.String(), p.stream, out)
+	}
+	d.jul = nil
 	d.flush(out)
 	if d.commits != nil {
 		out.Diag(d.commits.meta.Pos, "peer recovery commits: block cut at end of input (no gcp[N])")
@@ -91,52 +95,12 @@ func (d *decoder) End(out *parse.Sink) {
 	d.block = noBlock
 }
 
-// flush emits the exception being read.
-func (d *decoder) flush(out *parse.Sink) {
-	x := d.exc
-	if x == nil {
-		return
-	}
-	d.exc = nil
-	th := Thrown{Class: x.class}
-	ev, err := message(x.meta, x.where, "", x.msg, th)
-	if err != "" {
-		out.Diag(x.meta.Pos, "%s", string(err))
-		return
-	}
-	if mm, ok := ev.(*SeqNoStatsMismatch); ok {
-		for _, side := range []struct {
-			text string
-			dst  **esval.SeqNoStats
-		}{{x.expected, &mm.Expected}, {x.got, &mm.Got}} {
-			if side.text == "" {
-				continue
-			}
-			p, ok := payload(side.text, "SeqNoStats{")
-			if !ok {
-				continue
-			}
-			s, err := esval.ParseSeqNoStats(p)
-			if err != nil {
-				out.Diag(x.meta.Pos, "seq_no_stats mismatch: %v", err)
-				continue
-			}
-			*side.dst = &s
-		}
-	}
-	if ev == nil {
-		ev = &Exception{Meta: x.meta, Where: x.where, Thrown: th, Message: x.msg}
-	}
-	out.Emit(ev)
-}
-
 // maybeES is the byte test every line meets first: only lines that could
-// be an ES log line, dump row or Java exception go further (and allocate).
+// be an ES log line, dump row, Java exception or java.util.logging record
+// go further (and allocate).
 func maybeES(b []byte) bool {
-	b = bytes.TrimLeft(b, " \t")
-	if i := bytes.Index(b, []byte("> ")); i > 0 && i <= 3 {
-		b = bytes.TrimLeft(b[i+2:], " \t")
-	}
+	at, _ := prefixEnd(b)
+	b = b[at:]
 	if len(b) == 0 {
 		return false
 	}
@@ -146,35 +110,72 @@ func maybeES(b []byte) bool {
 	}
 	return bytes.HasPrefix(b, []byte("nodes:")) || bytes.HasPrefix(b, []byte("routing_")) ||
 		bytes.Contains(b, []byte("Error")) || bytes.Contains(b, []byte("Exception")) ||
-		bytes.Contains(b, []byte("elasticsearch[")) || bytes.Contains(b, []byte("opensearch["))
+		bytes.Contains(b, []byte("elasticsearch[")) || bytes.Contains(b, []byte("opensearch[")) ||
+		isLevelFirst(b) || julLevelShape(b) || julHeaderShape(b)
+}
+
+// idle reports whether no block is open.
+func (d *decoder) idle() bool {
+	return d.commits == nil && d.exc == nil && d.jul == nil && d.json == nil
 }
 
 func (d *decoder) Line(l parse.Line, out *parse.Sink) bool {
-	if d.commits == nil && d.exc == nil && !d.general && d.fastLine(l, out) {
+	idle := d.idle()
+	if idle && !d.general && d.fastLine(l, out) {
 		return true
 	}
-	if d.commits == nil && d.exc == nil && !maybeES(l.Text) {
+	if idle && !maybeES(l.Text) {
 		d.ctx = Where{Shard: -1}
 		return false
 	}
 	raw := string(l.Text)
-	s := stripRunner(raw)
+	at, stream := prefixEnd(raw)
+	s := raw[at:]
+	d.indent = indentBefore(raw, at)
 	if s == "" {
 		// A blank line inside a stack trace (corpus 04) does not end it.
 		return false
 	}
 	meta := parse.Meta{Pos: l.Pos, Last: l.Pos.Line, Text: raw, Time: d.lastTime, Timed: d.hasTime}
+	if d.json != nil {
+		if d.jsonMore(meta, s, out) {
+			return true
+		}
+	}
+	return d.process(meta, s, stream, out)
+}
 
+// process reads a line, its prefixes gone, where a block may be open.
+func (d *decoder) process(meta parse.Meta, s string, stream byte, out *parse.Sink) bool {
 	if d.commits != nil {
 		return d.commitLine(s, out)
 	}
-	if d.exc != nil {
-		if d.continuation(s, l.Pos.Line) {
+	if h := d.jul; h != nil {
+		d.jul = nil
+		if lvl, msg, ok := julLevel(s); ok {
+			return d.julRecord(h, meta, lvl, msg, stream, out)
+		}
+	}
+	if x := d.exc; x != nil {
+		if x.stream != 0 && stream != 0 && stream != x.stream {
+			// The runner's other stream, printed between the lines of
+			// this block: read it on its own.
+			d.exc = nil
+			ok := d.read(meta, s, stream, out)
+			d.flush(out)
+			d.exc = x
+			return ok
+		}
+		if d.continuation(s, meta) {
 			return true
 		}
 		d.flush(out)
 	}
+	return d.read(meta, s, stream, out)
+}
 
+// read reads a line no open block takes.
+func (d *decoder) read(meta parse.Meta, s string, stream byte, out *parse.Sink) bool {
 	switch {
 	case isPatternStart(s):
 		d.block, d.threadNode, d.ctx = noBlock, "", Where{Shard: -1}
@@ -187,28 +188,21 @@ func (d *decoder) Line(l parse.Line, out *parse.Sink) bool {
 			return false
 		}
 		d.lastTime, d.hasTime = env.time, env.timed
-		if env.level == "WARN" || env.level == "ERROR" || env.level == "FATAL" {
-			d.ctx = env.where
-		}
+		d.context(env)
 		if bad != "" {
-			out.Diag(l.Pos, "%s", bad)
+			out.Diag(meta.Pos, "%s", bad)
 			return true
 		}
-		return d.envelope(meta, env, out)
+		return d.envelope(meta, env, stream, out)
 	case strings.HasPrefix(s, `{"`):
 		d.block, d.threadNode = noBlock, ""
-		env, ok, bad := parseJSON(s)
-		if !ok {
-			return false
-		}
-		if env.timed {
-			d.lastTime, d.hasTime = env.time, true
-		}
-		if bad != "" {
-			out.Diag(l.Pos, "%s", bad)
+		if jsonOpen(s) {
+			d.json = &pendingJSON{meta: meta, stream: stream, lines: 1}
+			d.json.text.WriteString(s)
+			d.json.depth.feed(s)
 			return true
 		}
-		return d.envelope(meta, env, out)
+		return d.jsonRecord(meta, s, stream, out)
 	case s[0] == '{':
 		return d.nodeLine(meta, s, out)
 	case strings.HasPrefix(s, "nodes:"):
@@ -219,7 +213,7 @@ func (d *decoder) Line(l parse.Line, out *parse.Sink) bool {
 		v := strings.TrimSuffix(strings.TrimPrefix(s, "routing_table (version "), "):")
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
-			out.Diag(l.Pos, "routing table: version %q is not a number", v)
+			out.Diag(meta.Pos, "routing table: version %q is not a number", v)
 			n = -1
 		}
 		d.version = n
@@ -233,32 +227,84 @@ func (d *decoder) Line(l parse.Line, out *parse.Sink) bool {
 		strings.HasPrefix(s, "-----node_id[") || s == "---- unassigned":
 		return d.block == routingBlock || d.block == noBlock
 	}
+	if env, ok := levelFirst(s); ok {
+		d.block, d.threadNode, d.ctx = noBlock, "", Where{Shard: -1}
+		d.context(env)
+		return d.envelope(meta, env, stream, out)
+	}
+	if t, src, ok := julHeader(s); ok {
+		d.block, d.threadNode, d.ctx = noBlock, "", Where{Shard: -1}
+		d.lastTime, d.hasTime = t, true
+		meta.Time, meta.Timed = t, true
+		d.jul = &julPending{meta: meta, source: src}
+		return true
+	}
+	if lvl, msg, ok := julLevel(s); ok {
+		if d.julRecord(nil, meta, lvl, msg, stream, out) {
+			return true
+		}
+	}
 	if th, ok := threadNode(s); ok && strings.Contains(s, "Uncaught exception in thread") {
 		d.threadNode = th
 		return true
 	}
-	if class, msg, ok := findThrowable(s); ok {
-		if th, ok := threadNode(msg); ok {
+	if t, ok := exceptionLine(s); ok {
+		if th, ok := threadNode(t.msg); ok {
 			d.threadNode = th
 		}
 		w := d.ctx
 		if d.threadNode != "" {
 			w.Node = d.threadNode
 		}
-		d.exc = &pendingException{meta: meta, where: w, class: class, msg: msg, lines: 1}
+		if !w.HasShard() {
+			if sw, ok := esToStringShard(strings.TrimPrefix(s, "Caused by: ")); ok {
+				w.Index, w.Shard = sw.Index, sw.Shard
+			}
+		}
+		t.line, t.text = meta.Pos.Line, meta.Text
+		d.startException(meta, w, stream, t)
 		return true
 	}
 	d.ctx = Where{Shard: -1}
 	return false
 }
 
-// envelope handles a log line whose layout was read.
-func (d *decoder) envelope(meta parse.Meta, env envelope, out *parse.Sink) bool {
+// context keeps the copy a WARN or ERROR line names: log4j prints the
+// event's exception on the lines right under its message.
+func (d *decoder) context(env envelope) {
+	switch env.level {
+	case "WARN", "ERROR", "FATAL", "WARNING", "SEVERE":
+		d.ctx = env.where
+	}
+}
+
+// envelope handles a log record whose layout was read.
+func (d *decoder) envelope(meta parse.Meta, env envelope, stream byte, out *parse.Sink) bool {
 	meta.Time, meta.Timed = env.time, env.timed
-	msg := env.msg
+	msg, more := env.msg, []string(nil)
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		// A JSON message holding a dump or a stack: its lines are read
+		// as the lines under a pattern-layout message are.
+		msg, more = strings.TrimSuffix(msg[:i], "\r"), strings.Split(msg[i+1:], "\n")
+	}
+	handled := d.message(meta, env, msg, stream, out)
+	if !env.json {
+		return handled
+	}
+	for _, l := range append(more, env.stack...) {
+		d.embedded(meta, strings.TrimSuffix(l, "\r"), out)
+		handled = true
+	}
+	// A JSON record ends with its line: nothing it began goes on.
+	d.flush(out)
+	return handled
+}
+
+// message reads a record's message: a known message, the start of a
+// multi-line block, or an alarm.
+func (d *decoder) message(meta parse.Meta, env envelope, msg string, stream byte, out *parse.Sink) bool {
 	if strings.Contains(msg, "peer recovery existing commits[") && !strings.Contains(msg, "gcp[") {
-		w := env.where
-		d.commits = &pendingCommits{meta: meta, where: w, lines: 1}
+		d.commits = &pendingCommits{meta: meta, where: env.where, lines: 1}
 		d.commits.text.WriteString(msg)
 		return true
 	}
@@ -275,16 +321,162 @@ func (d *decoder) envelope(meta parse.Meta, env envelope, out *parse.Sink) bool 
 		out.Emit(ev)
 		return true
 	}
-	if env.stack != "" {
-		if class, m, ok := findThrowable(env.stack); ok {
-			x := &pendingException{meta: meta, where: env.where, class: class, msg: m}
-			d.exc = x
-			d.flush(out)
-			return true
-		}
+	w := env.where
+	rest := shardPrefix(&w, msg)
+	if r := raisedBy(rest); r != "" {
+		d.startRaised(meta, w, stream, r, rest, env.logger)
+		return true
+	}
+	if t, ok := inlineException(rest); ok {
+		t.line, t.text = meta.Pos.Line, meta.Text
+		d.startException(meta, w, stream, t)
+		d.exc.logger, d.exc.inline = env.logger, true
+		return true
 	}
 	return false
 }
+
+// inlineException finds an exception a log message prints in its text:
+// `... failure [RecoveryFailedException[..]; nested: ...]` or
+// `... closing connection java.io.IOException: Connection reset`.
+func inlineException(msg string) (thrown, bool) {
+	if parts, at := detailed(msg); len(parts) > 0 {
+		return thrown{msg: msg[at:]}, true
+	}
+	if c, m, ok := findThrowable(msg); ok {
+		return thrown{class: c, msg: m}, true
+	}
+	return thrown{}, false
+}
+
+// embedded reads a line of a JSON record's message or stack. It cites the
+// record's line and quotes its own text.
+func (d *decoder) embedded(meta parse.Meta, l string, out *parse.Sink) {
+	at, _ := prefixEnd(l)
+	s := l[at:]
+	if s == "" {
+		return
+	}
+	d.indent = indentBefore(l, at)
+	meta.Text = l
+	d.process(meta, s, 0, out)
+}
+
+// julPending is a java.util.logging header waiting for its level line.
+type julPending struct {
+	meta   parse.Meta
+	source string
+}
+
+// julRecord reads a java.util.logging record's second line (`LEVEL:
+// msg`); h is its header, nil when the excerpt lost it. A record with its
+// header is claimed even when its message is not read.
+func (d *decoder) julRecord(h *julPending, meta parse.Meta, level, msg string, stream byte, out *parse.Sink) bool {
+	env := envelope{where: Where{Shard: -1}, msg: msg, level: julData().levels[level]}
+	if h != nil {
+		meta = h.meta
+		env.time, env.timed, env.logger = h.meta.Time, true, h.source
+	} else {
+		env.time, env.timed = meta.Time, meta.Timed
+	}
+	if th, ok := threadNode(msg); ok && strings.Contains(msg, "ncaught exception in thread") {
+		d.threadNode = th
+		return true
+	}
+	d.context(env)
+	return d.envelope(meta, env, stream, out) || h != nil
+}
+
+// pendingJSON is a 7.x JSON record whose exception ESJsonLayout printed on
+// the lines after it (JsonThrowablePatternConverter: `"stacktrace": [`,
+// then one array element a line).
+type pendingJSON struct {
+	meta   parse.Meta
+	stream byte
+	text   strings.Builder
+	depth  jsonDepth
+	lines  int
+}
+
+// jsonMore takes the next line of an open JSON record; false when the
+// record ended unclosed and the line is not part of it.
+func (d *decoder) jsonMore(meta parse.Meta, s string, out *parse.Sink) bool {
+	p := d.json
+	c := s[0]
+	if p.lines >= maxStackLines || (c != '"' && c != ']' && c != '}' && c != ',') {
+		d.json = nil
+		d.jsonRecord(p.meta, p.text.String(), p.stream, out)
+		return false
+	}
+	p.text.WriteByte('\n')
+	p.text.WriteString(s)
+	p.depth.feed("\n" + s)
+	p.lines++
+	p.meta.Last = meta.Pos.Line
+	if !p.depth.open() {
+		d.json = nil
+		d.jsonRecord(p.meta, p.text.String(), p.stream, out)
+	}
+	return true
+}
+
+// jsonRecord reads a whole JSON record.
+func (d *decoder) jsonRecord(meta parse.Meta, s string, stream byte, out *parse.Sink) bool {
+	env, ok, bad := parseJSON(s)
+	if !ok {
+		return false
+	}
+	if env.timed {
+		d.lastTime, d.hasTime = env.time, true
+	}
+	if bad != "" {
+		out.Diag(meta.Pos, "%s", bad)
+		return true
+	}
+	d.ctx = Where{Shard: -1}
+	d.context(env)
+	return d.envelope(meta, env, stream, out)
+}
+
+// jsonOpen reports whether s starts a JSON object it does not close.
+func jsonOpen(s string) bool {
+	var j jsonDepth
+	j.feed(s)
+	return j.open()
+}
+
+// jsonDepth follows a JSON text's nesting, a piece at a time.
+type jsonDepth struct {
+	depth      int
+	inStr, esc bool
+	started    bool
+}
+
+func (j *jsonDepth) feed(s string) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case j.esc:
+			j.esc = false
+		case j.inStr:
+			switch c {
+			case '\\':
+				j.esc = true
+			case '"':
+				j.inStr = false
+			}
+		case c == '"':
+			j.inStr = true
+		case c == '{' || c == '[':
+			j.depth++
+			j.started = true
+		case c == '}' || c == ']':
+			j.depth--
+		}
+	}
+}
+
+func (j *jsonDepth) open() bool { return j.started && (j.depth > 0 || j.inStr) }
 
 func (d *decoder) commitLine(s string, out *parse.Sink) bool {
 	c := d.commits
@@ -311,17 +503,71 @@ func (d *decoder) commitLine(s string, out *parse.Sink) bool {
 	return true
 }
 
-// continuation takes a line that belongs to the exception being read:
-// stack frames, `... N more`, hamcrest's Expected/but lines.
-func (d *decoder) continuation(s string, line int) bool {
+// indentBefore counts the spaces and tabs right before at.
+func indentBefore(s string, at int) int {
+	n := 0
+	for i := at - 1; i >= 0 && (s[i] == ' ' || s[i] == '\t'); i-- {
+		n++
+	}
+	return n
+}
+
+// continuation takes a line that belongs to the block being read: stack
+// frames, `... N more`, `Caused by:` and its frames, hamcrest's
+// Expected/but lines, and the exception under a log message that raised
+// or printed it.
+func (d *decoder) continuation(s string, meta parse.Meta) bool {
 	x := d.exc
 	t := strings.TrimLeft(strings.TrimPrefix(strings.TrimLeft(s, " \t"), ">"), " \t")
 	switch {
-	case strings.HasPrefix(t, "at ") || strings.HasPrefix(t, "... ") || strings.HasPrefix(t, "Suppressed:"):
+	case strings.HasPrefix(t, "at "):
+		if !x.sealed {
+			text, class := frame(t)
+			if !seedFrame(text) {
+				if x.top == "" {
+					x.top = class
+				}
+				if len(x.frames) < parse.MaxAlarmFrames {
+					x.frames = append(x.frames, text)
+				}
+			}
+		}
+	case strings.HasPrefix(t, "... "):
+	case strings.HasPrefix(t, "Suppressed:"):
+		x.sealed, x.suppressed = true, true
 	case strings.HasPrefix(t, "Expected:"):
 		x.expected = t
+		x.extra = append(x.extra, t)
 	case strings.HasPrefix(t, "but:"):
 		x.got = t
+		x.extra = append(x.extra, t)
+	case strings.HasPrefix(t, "Caused by: "):
+		if x.suppressed && d.indent > x.indent {
+			// The cause of a suppressed exception, indented under it.
+			break
+		}
+		x.suppressed = false
+		th, ok := exceptionLine(t)
+		if !ok {
+			th = thrown{class: strings.TrimSpace(strings.TrimPrefix(t, "Caused by: "))}
+		}
+		th.line, th.text = meta.Pos.Line, meta.Text
+		x.chain = append(x.chain, th)
+		// A wrapper with no frames of its own (the runner's
+		// UncaughtExceptionError) takes its cause's.
+		x.sealed = len(x.frames) > 0
+	case x.raised != "" && len(x.chain) == 0, x.inline && x.lines == 1:
+		// The exception log4j prints under the message that logged it.
+		th, ok := exceptionLine(t)
+		if !ok {
+			return false
+		}
+		th.line, th.text = meta.Pos.Line, meta.Text
+		if x.inline {
+			x.chain, x.inline = []thrown{th}, false
+		} else {
+			x.chain = append(x.chain, th)
+		}
 	default:
 		return false
 	}
@@ -329,7 +575,9 @@ func (d *decoder) continuation(s string, line int) bool {
 	if x.lines > maxStackLines {
 		return true
 	}
-	x.meta.Last = line
+	// A JSON record's embedded lines cite the record, which may span
+	// several lines.
+	x.meta.Last = max(x.meta.Last, meta.Last)
 	return true
 }
 

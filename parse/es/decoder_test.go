@@ -65,6 +65,8 @@ func writeFields(b *strings.Builder, v reflect.Value) {
 		}
 		name := strings.ToLower(f.Name[:1]) + f.Name[1:]
 		switch x := fv.Interface().(type) {
+		case parse.AlarmText:
+			writeAlarm(b, v, x)
 		case fmt.Stringer:
 			fmt.Fprintf(b, " %s={%s}", name, x)
 		default:
@@ -83,6 +85,30 @@ func writeFields(b *strings.Builder, v reflect.Value) {
 	}
 }
 
+// writeAlarm prints an alarm's text, leaving out what the event's Class
+// and Message already said.
+func writeAlarm(b *strings.Builder, v reflect.Value, a parse.AlarmText) {
+	class, msg := "", ""
+	if e, ok := v.Addr().Interface().(*Exception); ok {
+		class, msg = e.Class, e.Message
+	}
+	if a.Raised != class {
+		fmt.Fprintf(b, " raised=%s", a.Raised)
+	}
+	if a.Message != msg {
+		fmt.Fprintf(b, " alarm=%q", a.Message)
+	}
+	if a.Where != "" {
+		fmt.Fprintf(b, " where=%s", a.Where)
+	}
+	for _, f := range a.Frames {
+		fmt.Fprintf(b, "\n    at %s", f)
+	}
+	for _, c := range a.Causes {
+		fmt.Fprintf(b, "\n    cause %s", c)
+	}
+}
+
 func scan(t *testing.T, input string) *parse.Result {
 	res, err := parse.Scan(strings.NewReader(input), "test.log", []parse.System{System}, parse.Options{})
 	require.NoError(t, err)
@@ -93,6 +119,9 @@ func scan(t *testing.T, input string) *parse.Result {
 // its events, diagnostics and claim counts. Regenerate with -rewrite.
 func TestDecoder(t *testing.T) {
 	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
+		if filepath.Ext(path) != ".txt" {
+			return
+		}
 		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
 			switch d.Cmd {
 			case "parse":

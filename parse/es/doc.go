@@ -1,8 +1,22 @@
-// Package es turns Elasticsearch and OpenSearch log lines into typed events:
-// the log4j pattern layouts of 6.x, 7.x and 8.x (server and test, with
-// runner prefixes), the 7.x JSON and 8.x ECS JSON layouts, Java exceptions
-// and assertion messages, and the multi-line blocks tests print (cluster
-// state dumps, the peer-recovery commit diagnostic).
+// Package es turns Elasticsearch and OpenSearch log lines into typed events.
+//
+// It reads every layout ES and the tools around it print (the envelope
+// reader, never a rule, takes them apart): the log4j pattern layouts of
+// 1.x/2.x (`[yyyy-MM-dd HH:mm:ss,SSS]`, `[[index][n]]` shard ids) and
+// 5.x-8.x (server and test), the 7.x JSON layout (with the stack
+// JsonThrowablePatternConverter prints on the lines after a record) and
+// the 8.x ECS layout, java.util.logging records in any JDK locale (the
+// randomized runner reports uncaught exceptions through them), and
+// whatever a console puts in front of a line: the runner's `1>`/`2>`/
+// `>` prefixes, Ant's `[junit4]`, the testclusters tail's `»`, a CI
+// console's time. JSON messages and stacks holding several lines are read
+// line by line, as the lines under a pattern-layout message are.
+//
+// A message it knows becomes its event (checkpoints, recovery steps,
+// cluster-state dump rows, the invariant assertions ES raises). Every
+// other exception, and ES's `failed engine` and `fatal error in thread`,
+// becomes an Exception carrying a parse.AlarmText, so that no alarm the
+// database raised passes in silence.
 //
 // It owns only the reading: which copy a line speaks of and the numbers it
 // prints. Whether those numbers break an invariant is for replay/esstate and

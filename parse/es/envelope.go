@@ -1,6 +1,7 @@
 package es
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -17,22 +18,11 @@ type envelope struct {
 	// recoverTo is the target of a `[i][n][recover to X]` marker.
 	recoverTo string
 	msg       string
-	// stack is the first stack-trace line of a JSON line, if any.
-	stack string
-}
-
-// stripRunner removes leading indentation and a test runner's `  1> ` /
-// `  2> ` prefix.
-func stripRunner(s string) string {
-	s = strings.TrimLeft(s, " \t")
-	i := 0
-	for i < len(s) && i < 3 && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	if i > 0 && i+1 < len(s) && s[i] == '>' && s[i+1] == ' ' {
-		s = strings.TrimLeft(s[i+2:], " \t")
-	}
-	return s
+	// stack is the exception a JSON line carries (7.x `stacktrace`, 8.x
+	// ECS `error.stack_trace`), one line per element.
+	stack []string
+	// json is set for a JSON layout record: it ends with its line.
+	json bool
 }
 
 // isPatternStart is the byte test for the log4j layouts: `[yyyy-`.
@@ -122,7 +112,7 @@ func parsePattern(s string, times *timeCache) (env envelope, ok bool, err string
 		return env, true, "log line without [LEVEL][logger]"
 	}
 	env.level, env.logger = strings.TrimSpace(lvl), strings.TrimSpace(lg)
-	rest = strings.TrimPrefix(rest, " ")
+	rest = strings.TrimLeft(rest, " ")
 	env.where.Shard = -1
 	// The node (6.x marker, 7.x node_name, 8.x test_thread_info) comes
 	// first, unless the first bracket is already the [index][shard] marker.
@@ -144,10 +134,22 @@ func isShardMarker(s string) bool {
 }
 
 // marker consumes `[index][shard]` and `[recover to X]` at the start of s
-// and returns the rest.
+// and returns the rest. 1.x and 2.x print the shard id whole, in one
+// bracket: `[[index][shard]]`.
 func (env *envelope) marker(s string) string {
 	idx, r, ok := bracket(s)
-	if !ok || idx == "" || !isShardMarker(r) {
+	if !ok || idx == "" {
+		return s
+	}
+	if idx[0] == '[' {
+		in := envelope{where: Where{Shard: -1}}
+		if rest := in.marker(idx); rest == "" && in.where.HasShard() {
+			env.where.Index, env.where.Shard = in.where.Index, in.where.Shard
+			return strings.TrimPrefix(r, " ")
+		}
+		return s
+	}
+	if !isShardMarker(r) {
 		return s
 	}
 	num, r, _ := bracket(r)
@@ -161,6 +163,33 @@ func (env *envelope) marker(s string) string {
 		r = r2
 	}
 	return strings.TrimPrefix(r, " ")
+}
+
+// levelFirst reads the form the Gradle testclusters tail prints a node's
+// warnings and errors in once it has cut the time off to count repeats
+// (`» WARN ][o.o.d.FileBasedSeedHostsProvider] [node] msg`): the level and
+// the rest of the pattern layout, untimed.
+func levelFirst(s string) (env envelope, ok bool) {
+	i := strings.IndexByte(s, ']')
+	if i < 4 || i > 6 || !strings.HasPrefix(s[i:], "][") {
+		return env, false
+	}
+	switch strings.TrimSpace(s[:i]) {
+	case "WARN", "ERROR", "FATAL":
+	default:
+		return env, false
+	}
+	env, ok, bad := parsePattern("[2000-01-01T00:00:00,000]["+s, nil)
+	if !ok || bad != "" {
+		return env, false
+	}
+	env.time, env.timed = time.Time{}, false
+	return env, true
+}
+
+// isLevelFirst is levelFirst's byte test.
+func isLevelFirst(b []byte) bool {
+	return bytes.HasPrefix(b, []byte("WARN ][")) || bytes.HasPrefix(b, []byte("ERROR][")) || bytes.HasPrefix(b, []byte("FATAL]["))
 }
 
 // parseJSON reads a 7.x ESJsonLayout or 8.x ECS line.
@@ -182,6 +211,7 @@ func parseJSON(s string) (env envelope, ok bool, err string) {
 		return env, false, ""
 	}
 	env.where.Shard = -1
+	env.json = true
 	env.msg = msg
 	env.level = str("level", "log.level")
 	env.logger = str("component", "log.logger")
@@ -193,10 +223,17 @@ func parseJSON(s string) (env envelope, ok bool, err string) {
 			return env, true, "JSON log line: unreadable timestamp " + strconv.Quote(ts)
 		}
 	}
-	if st, ok := m["stacktrace"].([]any); ok && len(st) > 0 {
-		env.stack, _ = st[0].(string)
+	if st, ok := m["stacktrace"].([]any); ok {
+		for _, l := range st {
+			if l, ok := l.(string); ok {
+				env.stack = append(env.stack, l)
+			}
+		}
 	} else if st := str("error.stack_trace"); st != "" {
-		env.stack, _, _ = strings.Cut(st, "\n")
+		env.stack = strings.Split(strings.TrimRight(st, "\n"), "\n")
+	} else if et := str("error.type"); et != "" {
+		// ECS without the stack: the exception as its type and message.
+		env.stack = []string{strings.TrimSuffix(et+": "+str("error.message"), ": ")}
 	}
 	env.msg = env.marker(env.msg)
 	return env, true, ""

@@ -318,13 +318,22 @@ type SyncIDDocCount struct {
 	ReplicaNode string
 }
 
-// Exception is any other Java exception or assertion line, kept so a
-// report can show what the database complained about.
+// Exception is an alarm no dedicated reader turned into a more precise
+// event: a Java exception or assertion (in any layout, with its causes
+// and frames), Engine.failEngine's `failed engine [reason]` or
+// ElasticsearchUncaughtExceptionHandler's `fatal error in thread [..]`
+// with the exception under it. It implements parse.Alarm, so the alarm
+// catalogue reads it and, when no entry does, a fallback rule still
+// reports it. Class and Message repeat AlarmText's Raised and Message.
 type Exception struct {
 	parse.Meta
 	Where
 	Thrown
 	Message string
+	// AlarmText is the alarm as the catalogue reads it. For a failed
+	// engine or a fatal error, Raised is that and the exception logged
+	// with it is the first of Causes.
+	AlarmText parse.AlarmText
 }
 
 func (*Op) Kind() string                 { return "es.op" }

@@ -241,6 +241,18 @@ func message(m parse.Meta, w Where, recoverTo, msg string, th Thrown) (parse.Eve
 			return nil, msgErr("seq# stats: " + err.Error())
 		}
 		return &SeqNoStats{Meta: m, Where: w, Stats: &s}, ""
+	// Before LocalCheckpointState{: 6.x prints the in-sync copies as
+	// a map of those.
+	case strings.HasPrefix(msg, "global checkpoint [") && strings.Contains(msg, "less than in-sync global checkpoints"):
+		e := &GCPBelowInSync{Meta: m, Where: w, Thrown: th}
+		n, r, err := numAfter(msg, "global checkpoint")
+		if err != nil {
+			return nil, msgErr("gcp below in-sync assertion: " + err.Error())
+		}
+		e.GCP = n
+		e.AllocationID, r, _ = textAfter(r, "allocation ID")
+		e.InSync, _, _ = textAfter(r, "global checkpoints")
+		return e, ""
 	case strings.Contains(msg, "LocalCheckpointState{"):
 		p, _ := payload(msg, "LocalCheckpointState{")
 		s, err := esval.ParseLocalCheckpointState(p)
@@ -287,16 +299,6 @@ func message(m parse.Meta, w Where, recoverTo, msg string, th Thrown) (parse.Eve
 		if err := nums(msg, []string{"global checkpoint", "local checkpoint"}, &e.GCP, &e.LCP); err != nil {
 			return nil, msgErr("gcp above lcp assertion: " + err.Error())
 		}
-		return e, ""
-	case strings.HasPrefix(msg, "global checkpoint [") && strings.Contains(msg, "less than in-sync global checkpoints"):
-		e := &GCPBelowInSync{Meta: m, Where: w, Thrown: th}
-		n, r, err := numAfter(msg, "global checkpoint")
-		if err != nil {
-			return nil, msgErr("gcp below in-sync assertion: " + err.Error())
-		}
-		e.GCP = n
-		e.AllocationID, r, _ = textAfter(r, "allocation ID")
-		e.InSync, _, _ = textAfter(r, "global checkpoints")
 		return e, ""
 	case strings.Contains(msg, "translog replay failed to cover required sequence numbers"):
 		e := &ReplayGap{Meta: m, Where: w, Thrown: th}
