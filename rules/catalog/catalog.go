@@ -120,6 +120,41 @@ func (c *Catalog) Match(system string, a *parse.AlarmText) (*Match, bool) {
 	return nil, false
 }
 
+// matchAlarm reads an alarm and the exceptions nested in it (`Caused by:`,
+// `; nested:`, the exception a failed engine logged): an entry about an
+// invariant wins over an operational one or a known false alarm, and the
+// outer alarm over its causes.
+func (c *Catalog) matchAlarm(system string, a *parse.AlarmText) (*Match, bool) {
+	var first *Match
+	try := func(at *parse.AlarmText) bool {
+		m, ok := c.Match(system, at)
+		if !ok {
+			return false
+		}
+		if m.Entry.Family != "operational" && m.Entry.FalseAlarm == nil {
+			first = m
+			return true
+		}
+		if first == nil {
+			first = m
+		}
+		return false
+	}
+	if try(a) {
+		return first, true
+	}
+	for _, cause := range a.Causes {
+		class, msg, ok := strings.Cut(cause, ": ")
+		if !ok {
+			class, msg = "", cause
+		}
+		if try(&parse.AlarmText{Raised: strings.TrimSpace(class), Message: msg}) {
+			return first, true
+		}
+	}
+	return first, first != nil
+}
+
 // Check reads every entry's examples once more (Load did on loading) and
 // returns one line per problem; it is what `catcheck` and the tests run.
 func (c *Catalog) Check() []string {

@@ -78,11 +78,13 @@ func (p *Pack) Observe(e parse.Event) {
 	at := a.Alarm()
 	system, _, _ := strings.Cut(e.Kind(), ".")
 	subj := subjectOf(system, e)
-	if m, ok := p.cat.Match(system, at); ok {
+	if m, ok := p.cat.matchAlarm(system, at); ok {
 		p.add(m.finding(e, at, subj))
 		return
 	}
-	p.add(unrecognisedFinding(system, e, at, subj))
+	if mustReport(system, at) {
+		p.add(unrecognisedFinding(system, e, at, subj))
+	}
 	msg := firstLine(at.Message, 160)
 	k := system + "\x00" + at.Raised + "\x00" + at.Where + "\x00" + msg
 	u := p.unrec[k]
@@ -134,6 +136,35 @@ func (p *Pack) add(f rules.Finding) {
 	f.Facts["occurrences"] = "1"
 	p.found[k] = &f
 	p.order = append(p.order, k)
+}
+
+// mustReport says whether an alarm no entry reads is still a finding of
+// its own: the database stopped or asserted (a FATAL, a DFATAL or Check
+// failed, an AssertionError anywhere in the exception's chain, a fatal
+// error in a thread, a failed engine). Other exceptions and error lines are
+// counted among the unrecognised, but a healthy cluster logs many of them
+// (a node disconnected, an index not found), and they are no evidence that
+// anything broke.
+func mustReport(system string, at *parse.AlarmText) bool {
+	if system == "yb" {
+		switch at.Raised {
+		case "FATAL", "DFATAL", "Check failed":
+			return true
+		}
+		return strings.HasPrefix(at.Message, "Check failed:")
+	}
+	switch {
+	case strings.HasSuffix(at.Raised, "AssertionError"),
+		at.Raised == "failed engine", at.Raised == "fatal error in thread":
+		return true
+	}
+	for _, c := range at.Causes {
+		class, _, _ := strings.Cut(c, ":")
+		if strings.HasSuffix(strings.TrimSpace(class), "AssertionError") {
+			return true
+		}
+	}
+	return false
 }
 
 func (m *Match) finding(e parse.Event, at *parse.AlarmText, subj rules.Subject) rules.Finding {

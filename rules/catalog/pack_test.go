@@ -161,3 +161,27 @@ func TestPackRulesSkipTakenAndCoverEntries(t *testing.T) {
 		assert.True(t, ids[id], id)
 	}
 }
+
+func TestPackReportsOnlyAlarmsThatStopOrAssert(t *testing.T) {
+	p := testPack(t, "")
+	es := func(line int, raised, msg string, causes ...string) {
+		p.Observe(&esAlarm{Meta: meta(line, msg), shard: -1, at: parse.AlarmText{Raised: raised, Message: msg, Causes: causes}})
+	}
+	es(1, "org.elasticsearch.transport.NodeDisconnectedException", "[nodeM][10.105.132.30:9300][disconnected] disconnected")
+	es(2, "org.elasticsearch.transport.RemoteTransportException", "[node_t1][127.0.0.1:9300][indices:data/write/bulk[s][r]]",
+		"java.lang.AssertionError: something no entry knows")
+	es(3, "java.lang.AssertionError", "something else no entry knows")
+	es(4, "org.elasticsearch.transport.RemoteTransportException", "[node_t3][127.0.0.1:9301][internal:index/shard/recovery]",
+		"java.lang.AssertionError: supposedly in-sync shard copy received a global checkpoint [566] that is higher than its local checkpoint [560]")
+	p.Observe(&ybAlarm{Meta: meta(5, "x"), at: parse.AlarmText{Raised: "ERROR", Message: "Some consensus error no entry knows"}})
+	fs := p.Finish()
+	var lines []int
+	for _, f := range fs {
+		lines = append(lines, f.Evidence[0].Line)
+	}
+	assert.Equal(t, []int{2, 3, 4}, lines, "an exception that is no assertion, and an error line, are no finding of their own")
+	assert.Equal(t, "es/alarm/unrecognised", fs[0].Rule, "an AssertionError among the causes is still an alarm")
+	assert.Equal(t, "es/gcp/above-lcp", fs[2].Rule, "an entry reads the assertion a transport exception carries")
+	assert.Equal(t, "566", fs[2].Facts["gcp"])
+	assert.Len(t, p.Unrecognised(), 4, "every unread alarm is counted")
+}
