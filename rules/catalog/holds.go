@@ -13,49 +13,88 @@ import (
 type comparison struct {
 	text string
 	a, b string // names; b may be empty with lit set
-	lit  *int64
-	op   string
-	kind kind
+	// aPart and bPart pick an op id's term or index ("" for the whole):
+	// YugabyteDB checks some op ids part by part (`index < committed.index
+	// || term < committed.term`), which no order of whole op ids states.
+	aPart, bPart string
+	lit          *int64
+	op           string
+	kind         kind
 }
 
-var comparisonRE = regexp.MustCompile(`^([a-z_][a-z0-9_]*) *(<=|>=|==|!=|<|>) *([a-z_][a-z0-9_]*|-?[0-9]+)$`)
+var comparisonRE = regexp.MustCompile(`^([a-z_][a-z0-9_]*)(\.term|\.index)? *(<=|>=|==|!=|<|>) *(?:([a-z_][a-z0-9_]*)(\.term|\.index)?|(-?[0-9]+))$`)
 
 func parseComparison(s string, sh *shape) (comparison, error) {
 	m := comparisonRE.FindStringSubmatch(strings.TrimSpace(s))
 	if m == nil {
-		return comparison{}, fmt.Errorf("want NAME OP NAME|INTEGER")
+		return comparison{}, fmt.Errorf("want NAME OP NAME|INTEGER (an op id's NAME.term or NAME.index)")
 	}
-	c := comparison{text: s, a: m[1], op: m[2]}
+	c := comparison{text: s, a: m[1], aPart: strings.TrimPrefix(m[2], "."), op: m[3], b: m[4], bPart: strings.TrimPrefix(m[5], ".")}
 	names := map[string]kind{}
 	for _, p := range sh.parts {
 		if p.name != "" {
 			names[p.name] = p.kind
 		}
 	}
-	ka, ok := names[c.a]
-	if !ok {
-		return c, fmt.Errorf("%q is not a name of the shape", c.a)
+	side := func(name, part string) (kind, error) {
+		k, ok := names[name]
+		if !ok {
+			return 0, fmt.Errorf("%q is not a name of the shape", name)
+		}
+		if part != "" {
+			if k != kOpID {
+				return 0, fmt.Errorf("%q is a %s; only an op id has a .%s", name, k, part)
+			}
+			return kInt, nil
+		}
+		if !k.ordered() {
+			return 0, fmt.Errorf("%q is a %s, which has no order", name, k)
+		}
+		return k, nil
 	}
-	if !ka.ordered() {
-		return c, fmt.Errorf("%q is a %s, which has no order", c.a, ka)
+	ka, err := side(c.a, c.aPart)
+	if err != nil {
+		return c, err
 	}
 	c.kind = ka
-	if n, err := strconv.ParseInt(m[3], 10, 64); err == nil {
+	if m[6] != "" {
+		n, err := strconv.ParseInt(m[6], 10, 64)
+		if err != nil {
+			return c, err
+		}
 		if ka != kInt {
 			return c, fmt.Errorf("%q is a %s; it compares with a name, not a number", c.a, ka)
 		}
 		c.lit = &n
 		return c, nil
 	}
-	c.b = m[3]
-	kb, ok := names[c.b]
-	if !ok {
-		return c, fmt.Errorf("%q is not a name of the shape", c.b)
+	kb, err := side(c.b, c.bPart)
+	if err != nil {
+		return c, err
 	}
 	if kb != ka && !(ka.seconds() && kb.seconds()) {
-		return c, fmt.Errorf("%q is a %s and %q a %s", c.a, ka, c.b, kb)
+		return c, fmt.Errorf("%q is a %s and %q a %s", c.aName(), ka, c.name(), kb)
 	}
 	return c, nil
+}
+
+// opPart is v, or the term or index of the op id v.
+func opPart(v value, p string) value {
+	if p == "" || !v.ok {
+		return v
+	}
+	n := v.op.Index
+	if p == "term" {
+		n = v.op.Term
+	}
+	return value{kind: kInt, ok: true, i: n, text: strconv.FormatInt(n, 10)}
+}
+
+func (c comparison) aName() string {
+	if c.aPart != "" {
+		return c.a + "." + c.aPart
+	}
+	return c.a
 }
 
 func (k kind) ordered() bool {
@@ -80,11 +119,14 @@ func (c comparison) eval(vals map[string]value) (outcome, error) {
 	if !ok || !a.ok {
 		return outcome{}, fmt.Errorf("%s (%q) could not be read", c.a, a.text)
 	}
+	a = opPart(a, c.aPart)
 	var b value
 	if c.lit != nil {
 		b = value{kind: kInt, ok: true, i: *c.lit, text: strconv.FormatInt(*c.lit, 10)}
 	} else if b, ok = vals[c.b]; !ok || !b.ok {
 		return outcome{}, fmt.Errorf("%s (%q) could not be read", c.b, b.text)
+	} else {
+		b = opPart(b, c.bPart)
 	}
 	if c.kind == kHT && (!a.ht.Valid() || !b.ht.Valid()) {
 		return outcome{}, fmt.Errorf("%s or %s is not a point in time (%s, %s)", c.a, c.name(), a.text, b.text)
@@ -111,6 +153,9 @@ func (c comparison) eval(vals map[string]value) (outcome, error) {
 func (c comparison) name() string {
 	if c.lit != nil {
 		return strconv.FormatInt(*c.lit, 10)
+	}
+	if c.bPart != "" {
+		return c.b + "." + c.bPart
 	}
 	return c.b
 }
@@ -142,7 +187,7 @@ func compareValues(a, b value) int {
 // statement says what the numbers show: `gcp 566 > lcp 560 (by 6)`.
 func (o outcome) statement() string {
 	rel := map[int]string{-1: "<", 0: "==", 1: ">"}[o.cmp]
-	s := fmt.Sprintf("%s %s %s %s", o.c.a, o.a.canonical(), rel, o.c.name())
+	s := fmt.Sprintf("%s %s %s %s", o.c.aName(), o.a.canonical(), rel, o.c.name())
 	if o.c.lit == nil {
 		s += " " + o.b.canonical()
 	}

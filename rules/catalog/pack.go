@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,9 +18,18 @@ type Pack struct {
 	// found groups findings by rule, subject and message: a crash loop
 	// printing the same alarm a hundred times is one finding with its
 	// count.
-	found map[string]*rules.Finding
+	found map[string]*group
 	order []string
 	unrec map[string]*Unrecognised
+}
+
+// group is one finding and what its repeats read: how many, where the
+// last was, and the smallest and largest value of each number.
+type group struct {
+	f        rules.Finding
+	lo, hi   map[string]value
+	varied   map[string]bool
+	repeated int
 }
 
 // Unrecognised counts the alarms no entry read, by where they were
@@ -39,7 +49,7 @@ type Unrecognised struct {
 // packs define: a family rule one of them already has (the MVCC pack's
 // yb/mvcc/invariant-violation) is reported under but not defined again.
 func NewPack(c *Catalog, taken []rules.Rule) *Pack {
-	p := &Pack{cat: c, found: map[string]*rules.Finding{}, unrec: map[string]*Unrecognised{}}
+	p := &Pack{cat: c, found: map[string]*group{}, unrec: map[string]*Unrecognised{}}
 	have := map[string]bool{}
 	for _, r := range taken {
 		have[r.ID] = true
@@ -78,12 +88,21 @@ func (p *Pack) Observe(e parse.Event) {
 	at := a.Alarm()
 	system, _, _ := strings.Cut(e.Kind(), ".")
 	subj := subjectOf(system, e)
+	if subj.Tablet == "" && system == "yb" {
+		// Some checks print the replica prefix after their expression
+		// (`Check failed: ... T <tablet> P <peer>: ...`).
+		if m := midPrefix.FindStringSubmatch(at.Message); m != nil {
+			subj.Tablet, subj.Peer = m[1], m[2]
+		}
+	}
 	if m, ok := p.cat.matchAlarm(system, at); ok {
-		p.add(m.finding(e, at, subj))
+		f := m.finding(e, at, subj)
+		p.add(f.Rule+"\x00"+m.Entry.Key()+"\x00"+f.Subject.String(), f, m.Values)
 		return
 	}
 	if mustReport(system, at) {
-		p.add(unrecognisedFinding(system, e, at, subj))
+		f := unrecognisedFinding(system, e, at, subj)
+		p.add(f.Rule+"\x00"+f.Subject.String()+"\x00"+at.Raised+"\x00"+at.Where+"\x00"+digits.ReplaceAllString(firstLine(at.Message, 200), "#"), f, nil)
 	}
 	msg := firstLine(at.Message, 160)
 	k := system + "\x00" + at.Raised + "\x00" + at.Where + "\x00" + msg
@@ -99,7 +118,15 @@ func (p *Pack) Observe(e parse.Event) {
 func (p *Pack) Finish() []rules.Finding {
 	out := make([]rules.Finding, 0, len(p.order))
 	for _, k := range p.order {
-		out = append(out, *p.found[k])
+		g := p.found[k]
+		f := g.f
+		if g.repeated > 0 {
+			f.Facts["occurrences"] = strconv.Itoa(g.repeated + 1)
+			for n := range g.varied {
+				f.Facts[n+"_range"] = g.lo[n].canonical() + ".." + g.hi[n].canonical()
+			}
+		}
+		out = append(out, f)
 	}
 	return out
 }
@@ -122,21 +149,46 @@ func (p *Pack) Unrecognised() []Unrecognised {
 	return out
 }
 
-func (p *Pack) add(f rules.Finding) {
-	k := f.Rule + "\x00" + f.Subject.String() + "\x00" + f.Message
-	if g, ok := p.found[k]; ok {
-		n, _ := strconv.Atoi(g.Facts["occurrences"])
-		g.Facts["occurrences"] = strconv.Itoa(n + 1)
-		g.Facts["last_seen"] = f.Pos().String()
+// add keeps f, or counts it as a repeat of the finding with the same key:
+// a crash loop, or a check logged every second, is one finding with how
+// often it fired, where it last did, and the range of each number.
+func (p *Pack) add(key string, f rules.Finding, vals map[string]value) {
+	g, ok := p.found[key]
+	if !ok {
+		g = &group{f: f, lo: map[string]value{}, hi: map[string]value{}, varied: map[string]bool{}}
+		if g.f.Facts == nil {
+			g.f.Facts = map[string]string{}
+		}
+		g.f.Facts["occurrences"] = "1"
+		for n, v := range vals {
+			if v.ok && v.kind.ordered() {
+				g.lo[n], g.hi[n] = v, v
+			}
+		}
+		p.found[key] = g
+		p.order = append(p.order, key)
 		return
 	}
-	if f.Facts == nil {
-		f.Facts = map[string]string{}
+	g.repeated++
+	g.f.Facts["last_seen"] = f.Pos().String()
+	for n, v := range vals {
+		lo, ok := g.lo[n]
+		if !ok || !v.ok {
+			continue
+		}
+		if c := compareValues(v, lo); c < 0 {
+			g.lo[n], g.varied[n] = v, true
+		}
+		if c := compareValues(v, g.hi[n]); c > 0 {
+			g.hi[n], g.varied[n] = v, true
+		}
 	}
-	f.Facts["occurrences"] = "1"
-	p.found[k] = &f
-	p.order = append(p.order, k)
 }
+
+var (
+	midPrefix = regexp.MustCompile(`\bT ([0-9a-f]{32}) P ([0-9a-f]{32})\b`)
+	digits    = regexp.MustCompile(`[0-9]+`)
+)
 
 // mustReport says whether an alarm no entry reads is still a finding of
 // its own: the database stopped or asserted (a FATAL, a DFATAL or Check

@@ -185,3 +185,67 @@ func TestPackReportsOnlyAlarmsThatStopOrAssert(t *testing.T) {
 	assert.Equal(t, "566", fs[2].Facts["gcp"])
 	assert.Len(t, p.Unrecognised(), 4, "every unread alarm is counted")
 }
+
+func TestPackGroupsRepeatsAndKeepsTheirRange(t *testing.T) {
+	p := testPack(t, `system: yb
+entries:
+  - id: test.skew
+    family: lease
+    title: the clock skew is too big
+    shape: "Too big clock skew: {skew:duration}, max allowed: {max:duration}"
+    holds: ["skew <= max"]
+    source: [{path: src/yb/server/hybrid_clock.cc, versions: "2.18"}]
+    examples: [{message: "Too big clock skew: 0.600s, max allowed: 0.500s"}]
+`)
+	for i, skew := range []string{"0.600s", "0.900s", "0.700s"} {
+		p.Observe(&ybAlarm{Meta: meta(10+i, "E... "+skew), tablet: "t1", peer: "p1",
+			at: parse.AlarmText{Raised: "ERROR", Message: "Too big clock skew: " + skew + ", max allowed: 0.500s"}})
+	}
+	p.Observe(&ybAlarm{Meta: meta(20, "E..."), tablet: "t2", peer: "p1",
+		at: parse.AlarmText{Raised: "ERROR", Message: "Too big clock skew: 0.800s, max allowed: 0.500s"}})
+	fs := p.Finish()
+	require.Len(t, fs, 2, "one finding per entry and subject, whatever the numbers")
+	assert.Equal(t, "3", fs[0].Facts["occurrences"])
+	assert.Equal(t, "node.log:12", fs[0].Facts["last_seen"])
+	assert.Equal(t, "0.600s..0.900s", fs[0].Facts["skew_range"])
+	assert.NotContains(t, fs[0].Facts, "max_range", "a number that never changed has no range")
+	assert.Equal(t, "0.600s", fs[0].Facts["skew"], "the first occurrence is the evidence")
+	assert.Equal(t, "1", fs[1].Facts["occurrences"])
+}
+
+func TestPackTakesTheReplicaPrefixFromInsideTheMessage(t *testing.T) {
+	p := testPack(t, "")
+	for _, tablet := range []string{"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"} {
+		msg := "Check failed: something new (1 vs. 2) T " + tablet + " P cccccccccccccccccccccccccccccccc: more"
+		p.Observe(&ybAlarm{Meta: meta(1, msg), at: parse.AlarmText{Raised: "Check failed", Message: msg}})
+	}
+	fs := p.Finish()
+	require.Len(t, fs, 2, "alarms of two tablets are two findings")
+	assert.Equal(t, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", fs[0].Subject.Tablet)
+	assert.Equal(t, "cccccccccccccccccccccccccccccccc", fs[0].Subject.Peer)
+	assert.Equal(t, "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", fs[1].Subject.Tablet)
+}
+
+func TestComparisonOfOpIDParts(t *testing.T) {
+	sh, err := compileShape("prev_op_id={prev:opid}, committed_op_id={committed:opid}")
+	require.NoError(t, err)
+	vals, ok := sh.match("prev_op_id=2.100, committed_op_id=1.200")
+	require.True(t, ok)
+	// As whole op ids 2.100 >= 1.200 holds; YugabyteDB checks the index too.
+	whole, err := parseComparison("prev >= committed", sh)
+	require.NoError(t, err)
+	o, err := whole.eval(vals)
+	require.NoError(t, err)
+	assert.True(t, o.holds)
+	idx, err := parseComparison("prev.index >= committed.index", sh)
+	require.NoError(t, err)
+	o, err = idx.eval(vals)
+	require.NoError(t, err)
+	assert.False(t, o.holds)
+	assert.Equal(t, "prev.index 100 < committed.index 200 (by 100)", o.statement())
+	_, err = parseComparison("prev.index >= committed", sh)
+	assert.ErrorContains(t, err, `"prev.index" is a int and "committed" a opid`)
+	sh2, _ := compileShape("n {n} m {m}")
+	_, err = parseComparison("n.term > m", sh2)
+	assert.ErrorContains(t, err, "only an op id has a .term")
+}
