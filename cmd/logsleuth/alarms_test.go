@@ -88,3 +88,65 @@ entries:
 	assert.Equal(t, exitUsage, r.code)
 	assert.Contains(t, r.stderr, "missing.yaml: no such file or directory")
 }
+
+// TestAnalyzeReadsTheDatabasesAlarms runs real alarms through analyze:
+// each comes out under its catalogue entry's rule, with the numbers it
+// printed, and a user's --catalog entry reads what the built-in one does
+// not.
+func TestAnalyzeReadsTheDatabasesAlarms(t *testing.T) {
+	r := logsleuth(t, "", nil, "analyze", "--format", "json", "testdata/alarms/yb-fatals.log", "testdata/alarms/es-assertions.log")
+	require.Equal(t, exitFindings, r.code, r.stderr)
+	var rep struct {
+		Findings []struct {
+			Rule     string
+			Message  string
+			Facts    map[string]string
+			Evidence []struct{ Line int }
+		}
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep))
+	type got struct {
+		rule, entry string
+		line        int
+	}
+	var all []got
+	for _, f := range rep.Findings {
+		all = append(all, got{f.Rule, f.Facts["entry"], f.Evidence[0].Line})
+	}
+	assert.Equal(t, []got{
+		{"es/gcp/primary-below-insync", "es:replication-tracker.gcp-went-back", 1},
+		{"es/gcp/above-lcp", "es:replication-tracker.insync-lcp-below-gcp", 5},
+		{"yb/raft/term-regression", "yb:raft.wal-term-above-current-term", 4},
+		{"yb/raft/two-leaders", "yb:raft.two-leaders-same-term", 5},
+		{"yb/wal/invariant-violation", "yb:wal.index-chunk-for-nonpositive-index", 6},
+	}, all)
+	assert.Contains(t, rep.Findings[0].Message, "new_gcp 10 < gcp 41 (by 31)")
+	assert.Contains(t, rep.Findings[1].Message, "lcp 3 < gcp 9 (by 6)", "the assertion under a failed engine is what is read")
+	assert.Contains(t, rep.Findings[2].Message, "wal_term 3459 > current_term 3457 (by 2)")
+
+	// An alarm no entry reads is still a finding; the user's entry reads it.
+	dir := t.TempDir()
+	log := filepath.Join(dir, "ts.log")
+	require.NoError(t, os.WriteFile(log, []byte("Log file created at: 2023/10/07 16:30:00\n"+
+		"F1007 16:39:07.123456  1234 tablet_peer.cc:99] T 35ef051e15e047b199c820302dc42998 P daf8ed30f5e54b3a9911994285a554ef: Peer state went from 7 to 3 without passing 5\n"), 0o644))
+	r = logsleuth(t, "", nil, "analyze", log)
+	assert.Equal(t, exitClean, r.code, "an unrecognised alarm is a warning: %s", r.stdout)
+	assert.Contains(t, r.stdout, "warning yb/alarm/unrecognised")
+	assert.Contains(t, r.stdout, "FATAL at tablet_peer.cc:99 that no catalogue entry reads: Peer state went from 7 to 3 without passing 5")
+
+	mine := filepath.Join(dir, "mine.yaml")
+	require.NoError(t, os.WriteFile(mine, []byte(`system: yb
+entries:
+  - id: mine.peer-state-skip
+    family: tablet
+    title: a tablet peer skipped a state
+    shape: "Peer state went from {from} to {to} without passing {via}"
+    holds: ["to > via"]
+    source: [{path: src/yb/tablet/tablet_peer.cc, versions: "2.20"}]
+    examples: [{message: "Peer state went from 7 to 3 without passing 5", numbers: {from: 7, to: 3, via: 5}}]
+`), 0o644))
+	r = logsleuth(t, "", nil, "analyze", "--catalog", mine, log)
+	assert.Equal(t, exitFindings, r.code, r.stdout)
+	assert.Contains(t, r.stdout, "error   yb/tablet/invariant-violation  (reported)")
+	assert.Contains(t, r.stdout, "a tablet peer skipped a state: to 3 < via 5 (by 2), where to > via should hold")
+}

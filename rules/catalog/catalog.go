@@ -121,38 +121,37 @@ func (c *Catalog) Match(system string, a *parse.AlarmText) (*Match, bool) {
 }
 
 // matchAlarm reads an alarm and the exceptions nested in it (`Caused by:`,
-// `; nested:`, the exception a failed engine logged): an entry about an
-// invariant wins over an operational one or a known false alarm, and the
-// outer alarm over its causes.
+// `; nested:`, the exception a failed engine logged). Of the entries that
+// read them, one about an invariant wins over an operational one or a
+// known false alarm, then the more specific (more literal text: the
+// assertion under a `failed engine [...]` says more than the failed
+// engine), then the outer alarm.
 func (c *Catalog) matchAlarm(system string, a *parse.AlarmText) (*Match, bool) {
-	var first *Match
-	try := func(at *parse.AlarmText) bool {
-		m, ok := c.Match(system, at)
-		if !ok {
-			return false
-		}
-		if m.Entry.Family != "operational" && m.Entry.FalseAlarm == nil {
-			first = m
+	var best *Match
+	better := func(m *Match) bool {
+		if best == nil {
 			return true
 		}
-		if first == nil {
-			first = m
+		inv := func(e *Entry) bool { return e.Family != "operational" && e.FalseAlarm == nil }
+		if inv(m.Entry) != inv(best.Entry) {
+			return inv(m.Entry)
 		}
-		return false
+		return m.Entry.shape.weight > best.Entry.shape.weight
 	}
-	if try(a) {
-		return first, true
+	try := func(at *parse.AlarmText) {
+		if m, ok := c.Match(system, at); ok && better(m) {
+			best = m
+		}
 	}
+	try(a)
 	for _, cause := range a.Causes {
 		class, msg, ok := strings.Cut(cause, ": ")
 		if !ok {
 			class, msg = "", cause
 		}
-		if try(&parse.AlarmText{Raised: strings.TrimSpace(class), Message: msg}) {
-			return first, true
-		}
+		try(&parse.AlarmText{Raised: strings.TrimSpace(class), Message: msg})
 	}
-	return first, first != nil
+	return best, best != nil
 }
 
 // Check reads every entry's examples once more (Load did on loading) and
