@@ -61,7 +61,7 @@ func NewPack(c *Catalog, taken []rules.Rule) *Pack {
 				continue
 			}
 			p.rules = append(p.rules, rules.Rule{ID: id, Title: f.title, Severity: rules.Error,
-				Explain: f.explain + " logsleuth reads the alarm with the catalogue entry that knows its message and states the numbers it printed and the comparison they break (`logsleuth rules --catalog` lists the entries)."})
+				Explain: f.explain + " logsleuth reads the alarm with the catalogue entry that knows its message and states the numbers it printed and the comparison they break (`logsleuth rules --alarms` lists the entries)."})
 		}
 		p.rules = append(p.rules,
 			rules.Rule{ID: sys + "/alarm/unrecognised", Title: "the database raised an alarm no catalogue entry reads", Severity: rules.Warning,
