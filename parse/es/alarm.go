@@ -120,7 +120,11 @@ func (d *decoder) flush(out *parse.Sink) {
 			out.Diag(m.Pos, "%s", string(err))
 			continue
 		}
-		if ev == nil {
+		if ev == nil || !reports(ev) {
+			// A state fact a log line prints (a Checkpoint{..}, a
+			// LocalCheckpointState{..}) quoted inside an exception's
+			// message is part of the alarm, not the copy's state: the
+			// alarm is what must be read.
 			continue
 		}
 		if mm, ok := ev.(*SeqNoStatsMismatch); ok {
@@ -132,6 +136,14 @@ func (d *decoder) flush(out *parse.Sink) {
 	if !read {
 		out.Emit(x.alarm(all))
 	}
+}
+
+// reports says whether an event is an alarm reader's: one that carries
+// the thrown class (the break the database asserted), which a rule
+// reports.
+func reports(ev parse.Event) bool {
+	r, ok := ev.(interface{ Reported() bool })
+	return ok && r.Reported()
 }
 
 // mismatchSides reads hamcrest's two SeqNoStats into the mismatch.

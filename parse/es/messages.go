@@ -138,11 +138,17 @@ func message(m parse.Meta, w Where, recoverTo, msg string, th Thrown) (parse.Eve
 		return e, ""
 	case strings.Contains(msg, "is too old (current ["):
 		e := &OpRejected{Meta: m, Where: w, Thrown: th}
-		if err := nums(msg, []string{"primary term", "current"}, &e.OpTerm, &e.Current); err != nil {
+		// 5.x IndexShard says `operation term [o]`, 6.x+ and OpenSearch
+		// `operation primary term [o]`.
+		key := "operation primary term"
+		if !strings.Contains(msg, key) {
+			key = "operation term"
+		}
+		if err := nums(msg, []string{key, "current"}, &e.OpTerm, &e.Current); err != nil {
 			return nil, msgErr("stale-term rejection: " + err.Error())
 		}
 		return e, ""
-	case strings.Contains(msg, "Checkpoint{") && strings.Contains(msg, "but got:"):
+	case strings.Contains(msg, "Checkpoint{") && (strings.Contains(msg, "but got:") || strings.Contains(msg, "already exists but has corrupted content")):
 		return checkpointMismatch(m, w, msg, th)
 	case strings.Contains(msg, "Checkpoint{"):
 		p, ok := payload(msg, "Checkpoint{")
@@ -573,15 +579,24 @@ func seqNoTwice(m parse.Meta, w Where, msg string, th Thrown) (parse.Event, msgE
 	return e, ""
 }
 
+// checkpointMismatch reads Translog's check of the newest generation's
+// checkpoint copy: up to 6.x `Checkpoint file F already exists but has
+// corrupted content expected: C but got: C` (IllegalStateException),
+// from 7.0 `translog from source [P] is corrupted, checkpoint file F
+// already exists but has corrupted content: expected C but got C`
+// (TranslogCorruptedException).
 func checkpointMismatch(m parse.Meta, w Where, msg string, th Thrown) (parse.Event, msgErr) {
 	e := &CheckpointMismatch{Meta: m, Where: w, Thrown: th}
-	if i := strings.Index(msg, "Checkpoint file "); i >= 0 {
-		e.File, _, _ = strings.Cut(msg[i+len("Checkpoint file "):], " ")
+	for _, k := range []string{"Checkpoint file ", "checkpoint file "} {
+		if i := strings.Index(msg, k); i >= 0 {
+			e.File, _, _ = strings.Cut(msg[i+len(k):], " ")
+			break
+		}
 	}
-	i := strings.Index(msg, "expected:")
-	j := strings.Index(msg, "but got:")
+	i := strings.Index(msg, "expected")
+	j := strings.Index(msg, "but got")
 	if i < 0 || j < i {
-		return nil, msgErr("checkpoint mismatch: want expected: Checkpoint{..} but got: Checkpoint{..}")
+		return nil, msgErr("checkpoint mismatch: want expected Checkpoint{..} but got Checkpoint{..}")
 	}
 	exp, ok1 := payload(msg[i:j], "Checkpoint{")
 	got, ok2 := payload(msg[j:], "Checkpoint{")
