@@ -76,6 +76,7 @@ var ruleClaims = map[string][]claim{
 	esrules.CheckpointMismatch: {c(`checkpoint`, "es.translog-checkpoint", "es.checkpoint-mismatch")},
 	esrules.SyncIDDocCount:     {c(`share a sync_id`, "es.syncid-doc-count")},
 	esrules.NodeNameReused:     {c(`names \d+ node ids`, "es.node", "es.nodes-added")},
+	esrules.StaleTermRejected:  {c(`refused an operation of primary term \d+ while at term \d+`, "es.op-rejected")},
 }
 
 // sharedClaims are the phrases any rule may use; wherever one appears, its

@@ -14,6 +14,7 @@ const (
 	CheckpointMismatch = "es/translog/checkpoint-mismatch"
 	SyncIDDocCount     = "es/syncid/doc-count-divergence"
 	NodeNameReused     = "es/cluster/node-name-reused"
+	StaleTermRejected  = "es/shard/stale-term-rejected"
 )
 
 var catalog = []rules.Rule{
@@ -130,6 +131,21 @@ var catalog = []rules.Rule{
 			"placed on the id the latest node line gave the name.",
 		Example: "    {node_t1}{ArcKsewYTwm7IlIhKZVWtQ}{diIIW2TmROeYCHx484oJkg}{127.0.0.1}{127.0.0.1:30110}\n" +
 			"    {node_t1}{Q1nV3UjxT0uPZc4Wl8l2Fw}{k9m2tB7aQ8mA0pX7rRr6Ew}{127.0.0.1}{127.0.0.1:30110}",
+	},
+
+	{
+		ID:       StaleTermRejected,
+		Title:    "A copy refused an operation of an older primary term",
+		Severity: rules.Note,
+		Explain: "When a primary fails or is cut off, the master promotes another copy under a higher primary term, and " +
+			"every copy that learns the new term refuses operations stamped with an older one (IndexShard's " +
+			"`operation primary term [o] is too old (current [c])`, `operation term` in 5.x). A deposed primary that " +
+			"has not yet learnt it was replaced keeps sending its in-flight writes; the refusal is what stops them from " +
+			"changing the copies' history, and makes those writes fail back to the old primary and its clients. It is " +
+			"the protocol working, so this is a note: it dates the failover on the copy and explains failed bulk " +
+			"requests. The refusals of one copy at one pair of terms are one note with their count. A break around " +
+			"the failover shows as a seq# bound twice or an acknowledged write lost, which other rules check.",
+		Example: "[2020-06-12T12:29:55,602][TRACE][o.e.i.s.IndexShard       ] [es-data-2] [orders][3] operation primary term [2] is too old (current [3])",
 	},
 }
 

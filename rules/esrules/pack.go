@@ -25,6 +25,8 @@ type Pack struct {
 	lost map[copyKey][]*lostDoc
 	// missing are reported doc-missing findings to tie to a recovery.
 	missing []*missingDoc
+	// rejected are the stale-term refusals noted so far.
+	rejected map[rejectKey]*rules.Finding
 }
 
 // copyKey names a copy as replay keys it (esstate.Copy.Key): the node id
@@ -76,7 +78,8 @@ func New() rules.Pack { return NewPack() }
 
 // NewPack returns the pack with its state reachable, for `logsleuth state`.
 func NewPack() *Pack {
-	return &Pack{st: esstate.New(), suspects: map[copyKey]*suspect{}, judged: map[judgedKey]bool{}, lost: map[copyKey][]*lostDoc{}}
+	return &Pack{st: esstate.New(), suspects: map[copyKey]*suspect{}, judged: map[judgedKey]bool{}, lost: map[copyKey][]*lostDoc{},
+		rejected: map[rejectKey]*rules.Finding{}}
 }
 
 // State is the replayed state after the events observed so far.
@@ -112,6 +115,8 @@ func (p *Pack) Observe(e parse.Event) {
 		p.seqNoStatsMismatch(ev)
 	case *es.DocMissing:
 		p.docMissing(ev)
+	case *es.OpRejected:
+		p.opRejected(ev)
 	case *es.SeqNoTwice:
 		p.reported(SeqNoConflict, ev, ev.Where, "", fmt.Sprintf("seq# %d was processed twice in translog generation %d with different data: %s vs %s",
 			ev.SeqNo, ev.Generation, opText(ev.Prev.ID, ev.Prev.PrimaryTerm), opText(ev.New.ID, ev.New.PrimaryTerm)),

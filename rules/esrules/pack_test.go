@@ -120,8 +120,12 @@ func TestCatalog(t *testing.T) {
 	for _, r := range cat {
 		ids = append(ids, r.ID)
 		want := rules.Error
-		if r.ID == NodeNameReused {
+		switch r.ID {
+		case NodeNameReused:
 			// An identity note, not a broken invariant.
+			want = rules.Note
+		case StaleTermRejected:
+			// The fencing of a deposed primary working.
 			want = rules.Note
 		}
 		assert.Equal(t, want, r.Severity, r.ID)
@@ -131,7 +135,7 @@ func TestCatalog(t *testing.T) {
 	}
 	assert.Equal(t, []string{
 		"es/cluster/node-name-reused", "es/gcp/above-lcp", "es/gcp/primary-below-insync", "es/recovery/ops-range", "es/recovery/unsafe-safe-commit",
-		"es/seqno/conflict", "es/syncid/doc-count-divergence", "es/translog/checkpoint-mismatch", "es/write/acked-lost",
+		"es/seqno/conflict", "es/shard/stale-term-rejected", "es/syncid/doc-count-divergence", "es/translog/checkpoint-mismatch", "es/write/acked-lost",
 	}, ids)
 }
 
