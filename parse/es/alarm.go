@@ -110,21 +110,23 @@ func (d *decoder) flush(out *parse.Sink) {
 	d.exc = nil
 	read := false
 	all := x.all()
-	for _, t := range all {
+	for i, t := range all {
+		if i+1 < len(all) && t.msg == all[i+1].String() {
+			// A wrapper made of its cause (`new ExecutionException(e)`)
+			// prints the cause's toString as its message: one thrown,
+			// read once, as the cause.
+			continue
+		}
 		m := x.meta
 		if t.line != m.Pos.Line && t.line > 0 {
 			m.Pos.Line, m.Text = t.line, t.text
 		}
-		ev, err := message(m, x.where, "", t.msg, Thrown{Class: t.class})
+		ev, err := thrownMessage(m, x.where, t.msg, Thrown{Class: t.class})
 		if err != "" {
 			out.Diag(m.Pos, "%s", string(err))
 			continue
 		}
-		if ev == nil || !reports(ev) {
-			// A state fact a log line prints (a Checkpoint{..}, a
-			// LocalCheckpointState{..}) quoted inside an exception's
-			// message is part of the alarm, not the copy's state: the
-			// alarm is what must be read.
+		if ev == nil {
 			continue
 		}
 		if mm, ok := ev.(*SeqNoStatsMismatch); ok {
@@ -136,14 +138,6 @@ func (d *decoder) flush(out *parse.Sink) {
 	if !read {
 		out.Emit(x.alarm(all))
 	}
-}
-
-// reports says whether an event is an alarm reader's: one that carries
-// the thrown class (the break the database asserted), which a rule
-// reports.
-func reports(ev parse.Event) bool {
-	r, ok := ev.(interface{ Reported() bool })
-	return ok && r.Reported()
 }
 
 // mismatchSides reads hamcrest's two SeqNoStats into the mismatch.
@@ -232,15 +226,49 @@ func (d *decoder) startRaised(meta parse.Meta, w Where, stream byte, raised, hea
 }
 
 // raisedBy reports whether a log message is one of the alarms ES logs as
-// a message.
-func raisedBy(msg string) string {
+// a message, and how it was raised: failed engine, fatal error in thread,
+// or, for the other messages ES logs when it gives up on a shard copy, a
+// recovery or a resource (loggedAlarms), the level it logged them at.
+func raisedBy(msg, level string) string {
 	switch {
 	case strings.HasPrefix(msg, "failed engine ["):
 		return RaisedFailedEngine
 	case strings.HasPrefix(msg, "fatal error in thread ["):
 		return RaisedFatalError
 	}
+	for _, a := range loggedAlarms {
+		if a.anywhere && strings.Contains(msg, a.text) || strings.HasPrefix(msg, a.text) {
+			if level == "" {
+				return "WARN"
+			}
+			return level
+		}
+	}
 	return ""
+}
+
+// loggedAlarms are the messages with which ES reports, in a log line and
+// not an exception, that it failed a shard copy or a recovery, or that
+// the node is short of a resource: the exception printed under one, if
+// any, is its cause. Each is the message's start as the source writes it,
+// after the shard a component logger puts first; anywhere marks the one
+// 5.x prints after a shard id of its own (`[[idx][0]] marking ...`).
+var loggedAlarms = []struct {
+	text     string
+	anywhere bool
+}{
+	{"marking and sending shard failed due to [", true},                             // IndicesClusterStateService
+	{"primary-replica resync to replica on node [", true},                           // TransportResyncReplicationAction
+	{"unexpected error during recovery [", false},                                   // PeerRecoveryTargetService
+	{"timed out waiting for relocation hand-off to complete", false},                // IndexShard
+	{"check index [failure]", false},                                                // IndexShard
+	{"Corrupted file detected ", false},                                             // RecoverySourceHandler
+	{"Remote file corruption ", false},                                              // RecoverySourceHandler
+	{"deleted previously created, but not yet committed, next generation [", false}, // Translog
+	{"flood stage disk watermark [", false},                                         // DiskThresholdMonitor
+	{"high disk watermark [", false},                                                // DiskThresholdMonitor
+	{"max file descriptors [", false},                                               // BootstrapChecks
+	{"max virtual memory areas vm.max_map_count [", false},                          // BootstrapChecks
 }
 
 // exceptionLine reads a line that starts an exception, after whatever a

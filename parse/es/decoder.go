@@ -323,7 +323,7 @@ func (d *decoder) message(meta parse.Meta, env envelope, msg string, stream byte
 	}
 	w := env.where
 	rest := shardPrefix(&w, msg)
-	if r := raisedBy(rest); r != "" {
+	if r := raisedBy(rest, env.level); r != "" {
 		d.startRaised(meta, w, stream, r, rest, env.logger)
 		return true
 	}

@@ -14,9 +14,12 @@
 //
 // A message it knows becomes its event (checkpoints, recovery steps,
 // cluster-state dump rows, the invariant assertions ES raises). Every
-// other exception, and ES's `failed engine` and `fatal error in thread`,
-// becomes an Exception carrying a parse.AlarmText, so that no alarm the
-// database raised passes in silence.
+// other exception, and the alarms ES logs as messages (`failed engine`,
+// `fatal error in thread`, a shard copy or recovery failed, a disk
+// watermark passed, a bootstrap check: loggedAlarms), becomes an
+// Exception carrying a parse.AlarmText, so that no alarm the database
+// raised passes in silence. Only the assertion readers read an
+// exception's message: a state print quoted in one is the alarm's text.
 //
 // It owns only the reading: which copy a line speaks of and the numbers it
 // prints. Whether those numbers break an invariant is for replay/esstate and

@@ -255,6 +255,9 @@ type SeqNoTwice struct {
 	SeqNo      int64
 	Generation int64
 	Prev, New  esval.Op
+	// PrevText and NewText are the two operations as printed: what
+	// differs between them may be a field Op does not keep.
+	PrevText, NewText string
 }
 
 // GCPAboveLCP is `supposedly in-sync shard copy received a global checkpoint

@@ -109,11 +109,7 @@ func message(m parse.Meta, w Where, recoverTo, msg string, th Thrown) (parse.Eve
 		return recoverySource(m, w, recoverTo, msg)
 	}
 	if strings.HasSuffix(strings.TrimSpace(msg), "seq_no_stats mismatch") {
-		r, err := esval.ParseRouting(strings.TrimSpace(msg))
-		if err != nil {
-			return nil, msgErr("seq_no_stats mismatch: " + err.Error())
-		}
-		return &SeqNoStatsMismatch{Meta: m, Where: Where{Node: w.Node, Index: r.Index, Shard: r.Shard}, Thrown: th, Routing: r}, ""
+		return seqNoStatsMismatch(m, w, msg, th)
 	}
 	msg = shardPrefix(&w, msg)
 	switch {
@@ -136,19 +132,9 @@ func message(m parse.Meta, w Where, recoverTo, msg string, th Thrown) (parse.Eve
 		e.From, e.To = from, to
 		e.Reason, _, _ = textAfter(r, "reason")
 		return e, ""
-	case strings.Contains(msg, "is too old (current ["):
-		e := &OpRejected{Meta: m, Where: w, Thrown: th}
-		// 5.x IndexShard says `operation term [o]`, 6.x+ and OpenSearch
-		// `operation primary term [o]`.
-		key := "operation primary term"
-		if !strings.Contains(msg, key) {
-			key = "operation term"
-		}
-		if err := nums(msg, []string{key, "current"}, &e.OpTerm, &e.Current); err != nil {
-			return nil, msgErr("stale-term rejection: " + err.Error())
-		}
-		return e, ""
-	case strings.Contains(msg, "Checkpoint{") && (strings.Contains(msg, "but got:") || strings.Contains(msg, "already exists but has corrupted content")):
+	case isOpRejected(msg):
+		return opRejected(m, w, msg, th)
+	case isCheckpointMismatch(msg):
 		return checkpointMismatch(m, w, msg, th)
 	case strings.Contains(msg, "Checkpoint{"):
 		p, ok := payload(msg, "Checkpoint{")
@@ -249,16 +235,8 @@ func message(m parse.Meta, w Where, recoverTo, msg string, th Thrown) (parse.Eve
 		return &SeqNoStats{Meta: m, Where: w, Stats: &s}, ""
 	// Before LocalCheckpointState{: 6.x prints the in-sync copies as
 	// a map of those.
-	case strings.HasPrefix(msg, "global checkpoint [") && strings.Contains(msg, "less than in-sync global checkpoints"):
-		e := &GCPBelowInSync{Meta: m, Where: w, Thrown: th}
-		n, r, err := numAfter(msg, "global checkpoint")
-		if err != nil {
-			return nil, msgErr("gcp below in-sync assertion: " + err.Error())
-		}
-		e.GCP = n
-		e.AllocationID, r, _ = textAfter(r, "allocation ID")
-		e.InSync, _, _ = textAfter(r, "global checkpoints")
-		return e, ""
+	case isGCPBelowInSync(msg):
+		return gcpBelowInSync(m, w, msg, th)
 	case strings.Contains(msg, "LocalCheckpointState{"):
 		p, _ := payload(msg, "LocalCheckpointState{")
 		s, err := esval.ParseLocalCheckpointState(p)
@@ -285,53 +263,159 @@ func message(m parse.Meta, w Where, recoverTo, msg string, th Thrown) (parse.Eve
 		return addedNodes(m, msg)
 	case strings.HasPrefix(msg, "start disrupting (") || strings.HasPrefix(msg, "stop disrupting ("):
 		return disruption(m, msg), ""
-	case strings.HasPrefix(msg, "doc [") && strings.Contains(msg, "] indexed via node ["):
-		e := &DocMissing{Meta: m, Thrown: th}
-		e.DocID, _, _ = textAfter(msg, "doc")
-		e.Via, _, _ = textAfter(msg, "via node")
-		e.Checked, _, _ = textAfter(msg, "checked via node")
-		if e.Checked == "" {
-			// The message has no closing parenthesis; a cut line may
-			// lose the bracket too.
-			if i := strings.Index(msg, "checked via node ["); i >= 0 {
-				e.Checked = strings.TrimRight(msg[i+len("checked via node ["):], "])")
-			}
-		}
-		return e, ""
-	case strings.HasPrefix(msg, "seqNo [") && strings.Contains(msg, "was processed twice"):
+	case isDocMissing(msg):
+		return docMissing(m, msg, th), ""
+	case isSeqNoTwice(msg):
 		return seqNoTwice(m, w, msg, th)
-	case strings.HasPrefix(msg, "supposedly in-sync shard copy received a global checkpoint"):
-		e := &GCPAboveLCP{Meta: m, Where: w, Thrown: th}
-		if err := nums(msg, []string{"global checkpoint", "local checkpoint"}, &e.GCP, &e.LCP); err != nil {
-			return nil, msgErr("gcp above lcp assertion: " + err.Error())
-		}
-		return e, ""
-	case strings.Contains(msg, "translog replay failed to cover required sequence numbers"):
-		e := &ReplayGap{Meta: m, Where: w, Thrown: th}
-		rng, _, ok := textAfter(msg, "required range")
-		if !ok {
-			// The range is printed half-open: `[R:E)`.
-			if i := strings.Index(msg, "required range ["); i >= 0 {
-				rng, _, _ = strings.Cut(msg[i+len("required range ["):], ")")
-				ok = true
-			}
-		}
-		a, b, ok2 := strings.Cut(rng, ":")
-		from, err1 := strconv.ParseInt(a, 10, 64)
-		to, err2 := strconv.ParseInt(strings.TrimRight(b, ")]"), 10, 64)
-		if !ok || !ok2 || err1 != nil || err2 != nil {
-			return nil, msgErr("replay gap: want required range [R:E)")
-		}
-		e.From, e.To = from, to
-		e.Missing = -2
-		if n, _, err := numAfter(msg, "first missing op is"); err == nil {
-			e.Missing = n
-		}
-		return e, ""
-	case strings.HasPrefix(msg, "try to recover [") && strings.Contains(msg, "with sync id but number of docs differ"):
+	case isGCPAboveLCP(msg):
+		return gcpAboveLCP(m, w, msg, th)
+	case isReplayGap(msg):
+		return replayGap(m, w, msg, th)
+	case isSyncIDDocCount(msg):
 		return syncIDDocCount(m, w, msg, th)
 	}
 	return nil, ""
+}
+
+// thrownMessage classifies the message of an exception: only the
+// assertions and invariant exceptions ES raises (events that carry the
+// thrown class) are read from one. A state a log line prints, quoted in
+// an exception's message, is the alarm's text.
+func thrownMessage(m parse.Meta, w Where, msg string, th Thrown) (parse.Event, msgErr) {
+	if strings.HasSuffix(strings.TrimSpace(msg), "seq_no_stats mismatch") {
+		return seqNoStatsMismatch(m, w, msg, th)
+	}
+	msg = shardPrefix(&w, msg)
+	switch {
+	case isOpRejected(msg):
+		return opRejected(m, w, msg, th)
+	case isCheckpointMismatch(msg):
+		return checkpointMismatch(m, w, msg, th)
+	case isGCPBelowInSync(msg):
+		return gcpBelowInSync(m, w, msg, th)
+	case isDocMissing(msg):
+		return docMissing(m, msg, th), ""
+	case isSeqNoTwice(msg):
+		return seqNoTwice(m, w, msg, th)
+	case isGCPAboveLCP(msg):
+		return gcpAboveLCP(m, w, msg, th)
+	case isReplayGap(msg):
+		return replayGap(m, w, msg, th)
+	case isSyncIDDocCount(msg):
+		return syncIDDocCount(m, w, msg, th)
+	}
+	return nil, ""
+}
+
+func isOpRejected(msg string) bool { return strings.Contains(msg, "is too old (current [") }
+
+func isCheckpointMismatch(msg string) bool {
+	return strings.Contains(msg, "Checkpoint{") && (strings.Contains(msg, "but got:") || strings.Contains(msg, "already exists but has corrupted content"))
+}
+
+func isGCPBelowInSync(msg string) bool {
+	return strings.HasPrefix(msg, "global checkpoint [") && strings.Contains(msg, "less than in-sync global checkpoints")
+}
+
+func isDocMissing(msg string) bool {
+	return strings.HasPrefix(msg, "doc [") && strings.Contains(msg, "] indexed via node [")
+}
+
+func isSeqNoTwice(msg string) bool {
+	return strings.HasPrefix(msg, "seqNo [") && strings.Contains(msg, "was processed twice")
+}
+
+func isGCPAboveLCP(msg string) bool {
+	return strings.HasPrefix(msg, "supposedly in-sync shard copy received a global checkpoint")
+}
+
+func isReplayGap(msg string) bool {
+	return strings.Contains(msg, "translog replay failed to cover required sequence numbers")
+}
+
+func isSyncIDDocCount(msg string) bool {
+	return strings.HasPrefix(msg, "try to recover [") && strings.Contains(msg, "with sync id but number of docs differ")
+}
+
+func seqNoStatsMismatch(m parse.Meta, w Where, msg string, th Thrown) (parse.Event, msgErr) {
+	r, err := esval.ParseRouting(strings.TrimSpace(msg))
+	if err != nil {
+		return nil, msgErr("seq_no_stats mismatch: " + err.Error())
+	}
+	return &SeqNoStatsMismatch{Meta: m, Where: Where{Node: w.Node, Index: r.Index, Shard: r.Shard}, Thrown: th, Routing: r}, ""
+}
+
+func opRejected(m parse.Meta, w Where, msg string, th Thrown) (parse.Event, msgErr) {
+	e := &OpRejected{Meta: m, Where: w, Thrown: th}
+	// 5.x IndexShard says `operation term [o]`, 6.x+ and OpenSearch
+	// `operation primary term [o]`.
+	key := "operation primary term"
+	if !strings.Contains(msg, key) {
+		key = "operation term"
+	}
+	if err := nums(msg, []string{key, "current"}, &e.OpTerm, &e.Current); err != nil {
+		return nil, msgErr("stale-term rejection: " + err.Error())
+	}
+	return e, ""
+}
+
+func gcpBelowInSync(m parse.Meta, w Where, msg string, th Thrown) (parse.Event, msgErr) {
+	e := &GCPBelowInSync{Meta: m, Where: w, Thrown: th}
+	n, r, err := numAfter(msg, "global checkpoint")
+	if err != nil {
+		return nil, msgErr("gcp below in-sync assertion: " + err.Error())
+	}
+	e.GCP = n
+	e.AllocationID, r, _ = textAfter(r, "allocation ID")
+	e.InSync, _, _ = textAfter(r, "global checkpoints")
+	return e, ""
+}
+
+func docMissing(m parse.Meta, msg string, th Thrown) *DocMissing {
+	e := &DocMissing{Meta: m, Thrown: th}
+	e.DocID, _, _ = textAfter(msg, "doc")
+	e.Via, _, _ = textAfter(msg, "via node")
+	e.Checked, _, _ = textAfter(msg, "checked via node")
+	if e.Checked == "" {
+		// The message has no closing parenthesis; a cut line may
+		// lose the bracket too.
+		if i := strings.Index(msg, "checked via node ["); i >= 0 {
+			e.Checked = strings.TrimRight(msg[i+len("checked via node ["):], "])")
+		}
+	}
+	return e
+}
+
+func gcpAboveLCP(m parse.Meta, w Where, msg string, th Thrown) (parse.Event, msgErr) {
+	e := &GCPAboveLCP{Meta: m, Where: w, Thrown: th}
+	if err := nums(msg, []string{"global checkpoint", "local checkpoint"}, &e.GCP, &e.LCP); err != nil {
+		return nil, msgErr("gcp above lcp assertion: " + err.Error())
+	}
+	return e, ""
+}
+
+func replayGap(m parse.Meta, w Where, msg string, th Thrown) (parse.Event, msgErr) {
+	e := &ReplayGap{Meta: m, Where: w, Thrown: th}
+	rng, _, ok := textAfter(msg, "required range")
+	if !ok {
+		// The range is printed half-open: `[R:E)`.
+		if i := strings.Index(msg, "required range ["); i >= 0 {
+			rng, _, _ = strings.Cut(msg[i+len("required range ["):], ")")
+			ok = true
+		}
+	}
+	a, b, ok2 := strings.Cut(rng, ":")
+	from, err1 := strconv.ParseInt(a, 10, 64)
+	to, err2 := strconv.ParseInt(strings.TrimRight(b, ")]"), 10, 64)
+	if !ok || !ok2 || err1 != nil || err2 != nil {
+		return nil, msgErr("replay gap: want required range [R:E)")
+	}
+	e.From, e.To = from, to
+	e.Missing = -2
+	if n, _, err := numAfter(msg, "first missing op is"); err == nil {
+		e.Missing = n
+	}
+	return e, ""
 }
 
 func opTrace(m parse.Meta, w Where, msg string) (parse.Event, msgErr) {
@@ -563,9 +647,10 @@ func seqNoTwice(m parse.Meta, w Where, msg string, th Thrown) (parse.Event, msgE
 		return nil, msgErr("seq# processed twice: " + err.Error())
 	}
 	for _, k := range []struct {
-		key string
-		dst *esval.Op
-	}{{"prvOp", &e.Prev}, {"newOp", &e.New}} {
+		key  string
+		dst  *esval.Op
+		text *string
+	}{{"prvOp", &e.Prev, &e.PrevText}, {"newOp", &e.New, &e.NewText}} {
 		in, _, ok := textAfter(msg, k.key)
 		if !ok {
 			return nil, msgErr("seq# processed twice: no " + k.key + " [...]")
@@ -574,7 +659,7 @@ func seqNoTwice(m parse.Meta, w Where, msg string, th Thrown) (parse.Event, msgE
 		if err != nil {
 			return nil, msgErr("seq# processed twice: " + k.key + ": " + err.Error())
 		}
-		*k.dst = o
+		*k.dst, *k.text = o, in
 	}
 	return e, ""
 }

@@ -122,7 +122,7 @@ func (p *Pack) Observe(e parse.Event) {
 			ev.SeqNo, ev.Generation, opText(ev.Prev.ID, ev.Prev.PrimaryTerm), opText(ev.New.ID, ev.New.PrimaryTerm)),
 			map[string]string{"seq_no": fmt.Sprint(ev.SeqNo), "generation": fmt.Sprint(ev.Generation),
 				"prev_term": fmt.Sprint(ev.Prev.PrimaryTerm), "new_term": fmt.Sprint(ev.New.PrimaryTerm),
-				"prev_doc": ev.Prev.ID, "new_doc": ev.New.ID})
+				"prev_doc": ev.Prev.ID, "new_doc": ev.New.ID, "prev_op": ev.PrevText, "new_op": ev.NewText})
 	case *es.GCPAboveLCP:
 		p.reported(GCPAboveLCP, ev, ev.Where, "", fmt.Sprintf("in-sync copy received global checkpoint %d above its local checkpoint %d (%d ops counted as present that are not)",
 			ev.GCP, ev.LCP, ev.GCP-ev.LCP), map[string]string{"gcp": fmt.Sprint(ev.GCP), "lcp": fmt.Sprint(ev.LCP)})
