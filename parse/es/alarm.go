@@ -58,8 +58,9 @@ type pendingException struct {
 	chain  []thrown
 	frames []string
 	top    string
-	// extra holds the message's continuation lines (hamcrest's
-	// Expected/but); expected and got are its two sides.
+	// extra holds a message's continuation lines (hamcrest's
+	// Expected/but) printed before any exception: those under an
+	// exception continue its message. expected and got are the two sides.
 	extra         []string
 	expected, got string
 	lines         int
@@ -70,6 +71,11 @@ type pendingException struct {
 	// little indented as the exception; indent is the exception's.
 	suppressed bool
 	indent     int
+	// msgOpen is set from an exception's line to its first frame: an
+	// indented line there continues its message (Java prints a
+	// message's lines as they are); msgLines counts them.
+	msgOpen  bool
+	msgLines int
 	// inline is set while the block is a log message's own text
 	// (`failure [EngineException[..]]`): the exception printed under
 	// the message, if any, replaces it.
@@ -111,7 +117,7 @@ func (d *decoder) flush(out *parse.Sink) {
 	read := false
 	all := x.all()
 	for i, t := range all {
-		if i+1 < len(all) && t.msg == all[i+1].String() {
+		if i+1 < len(all) && sameText(t.msg, all[i+1].String()) {
 			// A wrapper made of its cause (`new ExecutionException(e)`)
 			// prints the cause's toString as its message: one thrown,
 			// read once, as the cause.
@@ -138,6 +144,26 @@ func (d *decoder) flush(out *parse.Sink) {
 	if !read {
 		out.Emit(x.alarm(all))
 	}
+}
+
+// sameText compares two messages as printed, whatever the white space:
+// a wrapper's message line is trimmed, its cause's `Class: ` is not.
+func sameText(a, b string) bool {
+	return strings.Join(strings.Fields(a), " ") == strings.Join(strings.Fields(b), " ")
+}
+
+// addLine continues the message of the exception being read with one of
+// its lines (hamcrest's Expected/but), or the block's when none began.
+func (x *pendingException) addLine(t string) {
+	if n := len(x.chain); n > 0 {
+		if m := &x.chain[n-1].msg; *m == "" {
+			*m = t
+		} else {
+			*m += "\n" + t
+		}
+		return
+	}
+	x.extra = append(x.extra, t)
 }
 
 // mismatchSides reads hamcrest's two SeqNoStats into the mismatch.
@@ -217,7 +243,7 @@ func (e *Exception) Alarm() *parse.AlarmText { return &e.AlarmText }
 
 // startException begins a block at an exception line.
 func (d *decoder) startException(meta parse.Meta, w Where, stream byte, t thrown) {
-	d.exc = &pendingException{meta: meta, where: w, stream: stream, chain: []thrown{t}, lines: 1, indent: d.indent}
+	d.exc = &pendingException{meta: meta, where: w, stream: stream, chain: []thrown{t}, lines: 1, indent: d.indent, msgOpen: true}
 }
 
 // startRaised begins a block at a log message that is itself an alarm.

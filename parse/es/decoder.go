@@ -24,6 +24,9 @@ const (
 	maxCommitLines = 64
 	maxCommitBytes = 64 << 10
 	maxStackLines  = 2000
+	// maxMessageLines bounds the lines an exception's message continues
+	// on: beyond them, indented text is not the message.
+	maxMessageLines = 64
 )
 
 type blockKind int
@@ -503,6 +506,17 @@ func (d *decoder) commitLine(s string, out *parse.Sink) bool {
 	return true
 }
 
+// startsRecord reports whether a line, its prefixes and indent gone,
+// begins something of its own (a log record, an exception) rather than
+// continuing a message.
+func startsRecord(t string) bool {
+	if isPatternStart(t) || strings.HasPrefix(t, "{\"") || isLevelFirst([]byte(t)) {
+		return true
+	}
+	_, ok := exceptionLine(t)
+	return ok
+}
+
 // indentBefore counts the spaces and tabs right before at.
 func indentBefore(s string, at int) int {
 	n := 0
@@ -521,6 +535,7 @@ func (d *decoder) continuation(s string, meta parse.Meta) bool {
 	t := strings.TrimLeft(strings.TrimPrefix(strings.TrimLeft(s, " \t"), ">"), " \t")
 	switch {
 	case strings.HasPrefix(t, "at "):
+		x.msgOpen = false
 		if !x.sealed {
 			text, class := frame(t)
 			if !seedFrame(text) {
@@ -537,10 +552,10 @@ func (d *decoder) continuation(s string, meta parse.Meta) bool {
 		x.sealed, x.suppressed = true, true
 	case strings.HasPrefix(t, "Expected:"):
 		x.expected = t
-		x.extra = append(x.extra, t)
+		x.addLine(t)
 	case strings.HasPrefix(t, "but:"):
 		x.got = t
-		x.extra = append(x.extra, t)
+		x.addLine(t)
 	case strings.HasPrefix(t, "Caused by: "):
 		if x.suppressed && d.indent > x.indent {
 			// The cause of a suppressed exception, indented under it.
@@ -553,6 +568,7 @@ func (d *decoder) continuation(s string, meta parse.Meta) bool {
 		}
 		th.line, th.text = meta.Pos.Line, meta.Text
 		x.chain = append(x.chain, th)
+		x.msgOpen = true
 		// A wrapper with no frames of its own (the runner's
 		// UncaughtExceptionError) takes its cause's.
 		x.sealed = len(x.frames) > 0
@@ -568,6 +584,12 @@ func (d *decoder) continuation(s string, meta parse.Meta) bool {
 		} else {
 			x.chain = append(x.chain, th)
 		}
+		x.msgOpen = true
+	case x.msgOpen && d.indent > x.indent && x.msgLines < maxMessageLines && len(x.chain) > 0 && !startsRecord(t):
+		// A message of several lines (a YAML REST test's failure, a
+		// pretty-printed check) goes on, indented, before the frames.
+		x.addLine(t)
+		x.msgLines++
 	default:
 		return false
 	}

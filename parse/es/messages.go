@@ -282,8 +282,10 @@ func message(m parse.Meta, w Where, recoverTo, msg string, th Thrown) (parse.Eve
 // thrown class) are read from one. A state a log line prints, quoted in
 // an exception's message, is the alarm's text.
 func thrownMessage(m parse.Meta, w Where, msg string, th Thrown) (parse.Event, msgErr) {
-	if strings.HasSuffix(strings.TrimSpace(msg), "seq_no_stats mismatch") {
-		return seqNoStatsMismatch(m, w, msg, th)
+	// A test's assertion continues on the lines under it (hamcrest's
+	// Expected/but): its reason is the first.
+	if first, _, _ := strings.Cut(msg, "\n"); strings.HasSuffix(strings.TrimSpace(first), "seq_no_stats mismatch") {
+		return seqNoStatsMismatch(m, w, first, th)
 	}
 	msg = shardPrefix(&w, msg)
 	switch {

@@ -3,7 +3,9 @@ package catalog_test
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -190,8 +192,12 @@ var esLayouts = []esLayout{
 		}
 		// JsonThrowablePatternConverter: the stack on the lines after
 		// the record, one element a line.
+		var el []string
+		for _, l := range append(strings.Split(a.thrown(), "\n"), a.frame) {
+			el = append(el, esQuote(l))
+		}
 		return rec("WARN", "o.e.i.s.IndexShard", a.shard+" unexpected failure") + ", \n" +
-			`"stacktrace": [` + esQuote(a.thrown()) + ",\n" + esQuote(a.frame) + "] }\n", []int{1}
+			`"stacktrace": [` + strings.Join(el, ",\n") + "] }\n", []int{1}
 	}, true, true},
 	{"ecs-8x", func(a esAlarm) (string, []int) {
 		rec := func(level, logger, msg, extra string) string {
@@ -388,4 +394,95 @@ func esKinds(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// esCorpus is the real excerpt collection; each NN.log has its ground
+// truth in NN.md, which rules/esrules' corpus test holds.
+const esCorpus = "../../testdata/corpus/es"
+
+// TestESCorpusWithTheCatalogue runs every corpus file through all packs,
+// the catalogue's included, as the CLI does: the catalogue adds no error
+// to what the dedicated rules find (so the ground truth holds with it),
+// no line gives two findings, no alarm is left unrecognised, and a benign
+// file stays free of errors.
+func TestESCorpusWithTheCatalogue(t *testing.T) {
+	cat, err := catalog.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob(filepath.Join(esCorpus, "*.log"))
+	if err != nil || len(files) < 9 {
+		t.Fatalf("corpus: %v, %d files", err, len(files))
+	}
+	for _, p := range files {
+		name := filepath.Base(p)
+		t.Run(name, func(t *testing.T) {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, all := esRun(t, cat, string(b))
+			only := rules.Run(res.Events, []rules.Pack{esrules.New()})
+			errorsOf := func(fs []rules.Finding) []string {
+				var out []string
+				for _, f := range fs {
+					if f.Severity >= rules.Error {
+						out = append(out, fmt.Sprintf("%s L%d", f.Rule, f.Pos().Line))
+					}
+				}
+				return out
+			}
+			if got, want := errorsOf(all), errorsOf(only); fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("errors with the catalogue %v, with the dedicated rules alone %v", got, want)
+			}
+			if strings.HasSuffix(name, "-benign.log") && len(errorsOf(all)) > 0 {
+				t.Errorf("a benign file gives errors: %v", errorsOf(all))
+			}
+			lines := map[int]string{}
+			for _, f := range all {
+				if f.Rule == "es/alarm/unrecognised" {
+					t.Errorf("L%d: an alarm no entry reads: %s", f.Pos().Line, f.Message)
+				}
+				if prev, ok := lines[f.Pos().Line]; ok {
+					t.Errorf("L%d gives two findings: %s and %s", f.Pos().Line, prev, f.Rule)
+				}
+				lines[f.Pos().Line] = f.Rule
+			}
+		})
+	}
+}
+
+// The test's own hamcrest assertion in corpus 02 (ES #33337) is the
+// test's symptom, not the database's alarm: a note of the test-framework
+// entry stating both sides, beside the database's own seq# conflict.
+func TestESTestFrameworkAssertionIsANote(t *testing.T) {
+	cat, err := catalog.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(esCorpus, "02-es33337-ccr-seqno-reused-with-new-term.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, fs := esRun(t, cat, string(b))
+	var got []string
+	for _, f := range fs {
+		got = append(got, fmt.Sprintf("%s %s L%d %s expected=%s actual=%s", f.Severity, f.Rule, f.Pos().Line, f.Facts["entry"], f.Facts["expected"], f.Facts["actual"]))
+	}
+	want := []string{
+		"note es/alarm/operational L2 es:test-framework.hamcrest-mismatch expected=<0> actual=was <3>",
+		"error es/seqno/conflict L13  expected= actual=",
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// Under a test's assertion, the database's own: an invariant entry
+	// that reads a cause wins over the test-framework one.
+	log := "java.util.concurrent.ExecutionException: wrapped\n" +
+		"Caused by: java.lang.AssertionError: \nExpected: <0>\n     but: was <3>\n" +
+		"Caused by: java.lang.AssertionError: local checkpoint [41] does not match checkpoint from primary context [PrimaryContext{clusterStateVersion=27, checkpoints={}, routingTable=...}]\n"
+	_, fs = esRun(t, cat, log)
+	if len(fs) != 1 || fs[0].Facts["entry"] != "es:index-shard.primary-context-lcp-mismatch" || fs[0].Severity != rules.Error {
+		t.Errorf("want only the primary context's break, got %v", fs)
+	}
 }
