@@ -66,7 +66,7 @@ func (p *Pack) tracker(ev *es.Tracker) {
 			return
 		}
 		lcp := c.EffectiveLCP()
-		if lcp == esstate.Unknown || ev.To <= lcp {
+		if !checkpoint(lcp) || !checkpoint(ev.To) || ev.To <= lcp {
 			return
 		}
 		// The primary's view of this copy's lcp, read from another
@@ -81,14 +81,18 @@ func (p *Pack) tracker(ev *es.Tracker) {
 			fmt.Sprintf("in-sync %s %s took global checkpoint %d while its local checkpoint is %d", c.Node, id, ev.To, lcp),
 			[]rules.Evidence{rules.Cite(ev), cite(c.LCPAt)}, map[string]string{"gcp": fmt.Sprint(ev.To), "lcp": fmt.Sprint(lcp)}, c.Lines())
 	case es.TrackPrimaryGCP:
-		if c != nil && c.GCPLive && c.GCPTerm == sh.Term && c.GCP != esstate.Unknown && ev.To < c.GCP {
+		if !checkpoint(ev.To) {
+			// An unassigned gcp is no value to compare.
+			return
+		}
+		if c != nil && c.GCPLive && c.GCPTerm == sh.Term && checkpoint(c.GCP) && ev.To < c.GCP {
 			p.add(GCPBelowInSync, rules.Derived, copySubject(c),
 				fmt.Sprintf("primary %s %s moved its global checkpoint back from %d to %d", c.Node, id, c.GCP, ev.To),
 				[]rules.Evidence{rules.Cite(ev), cite(c.GCPAt)}, map[string]string{"from": fmt.Sprint(c.GCP), "to": fmt.Sprint(ev.To)}, c.Lines())
 			return
 		}
 		for _, o := range sh.CopiesSorted() {
-			if o.Node == ev.Node || !o.InSync || o.Recovering() || !o.GCPLive || o.GCPTerm != sh.Term || o.GCP <= ev.To {
+			if o.Node == ev.Node || !o.InSync || o.Recovering() || !o.GCPLive || o.GCPTerm != sh.Term || !checkpoint(o.GCP) || o.GCP <= ev.To {
 				continue
 			}
 			var state []string
@@ -113,13 +117,13 @@ func (p *Pack) seqNoStats(ev *es.SeqNoStats) {
 	c := p.st.LookupFor(id, ev, ev.Node)
 	switch {
 	case ev.Stats != nil:
-		if c == nil || !c.InSync || c.Recovering() || ev.Stats.GlobalCheckpoint <= ev.Stats.LocalCheckpoint {
+		if c == nil || !c.InSync || c.Recovering() || !gcpAbove(ev.Stats.GlobalCheckpoint, ev.Stats.LocalCheckpoint) {
 			return
 		}
 		p.gcpAbove(ev, c, *ev.Stats, "")
 	case ev.State != nil:
 		st := ev.State
-		if !st.InSync || st.GlobalCheckpoint <= st.LocalCheckpoint {
+		if !st.InSync || !gcpAbove(st.GlobalCheckpoint, st.LocalCheckpoint) {
 			return
 		}
 		var state []string
@@ -132,6 +136,11 @@ func (p *Pack) seqNoStats(ev *es.SeqNoStats) {
 	}
 }
 
+// gcpAbove reports whether a printed gcp lies above a printed lcp, both
+// being checkpoints: a copy whose lcp is unassigned (a relocated
+// primary's tracker forgets them) is not behind its gcp.
+func gcpAbove(gcp, lcp int64) bool { return checkpoint(gcp) && checkpoint(lcp) && gcp > lcp }
+
 func (p *Pack) gcpAbove(ev parse.Event, c *esstate.Copy, s esval.SeqNoStats, how string) {
 	p.add(GCPAboveLCP, rules.Derived, copySubject(c),
 		fmt.Sprintf("started %s %s reports %s: global checkpoint %d above local checkpoint %d%s", c.Node, c.Shard, s, s.GlobalCheckpoint, s.LocalCheckpoint, how),
@@ -143,7 +152,7 @@ func (p *Pack) gcpAbove(ev parse.Event, c *esstate.Copy, s esval.SeqNoStats, how
 // break; a started copy with gcp above its own lcp is.
 func (p *Pack) seqNoStatsMismatch(ev *es.SeqNoStatsMismatch) {
 	got := ev.Got
-	if ev.Routing.State != "STARTED" || got == nil || got.GlobalCheckpoint <= got.LocalCheckpoint {
+	if ev.Routing.State != "STARTED" || got == nil || !gcpAbove(got.GlobalCheckpoint, got.LocalCheckpoint) {
 		return
 	}
 	id := esstate.ShardID{Index: ev.Routing.Index, Shard: ev.Routing.Shard}

@@ -29,7 +29,7 @@ func (p *Pack) confirm() {
 			}
 			match := true
 			for _, k := range keys {
-				if r.Facts[k] == "" || r.Facts[k] != d.Facts[k] {
+				if !read(r.Facts[k]) || r.Facts[k] != d.Facts[k] {
 					match = false
 				}
 			}

@@ -124,14 +124,18 @@ func (p *Pack) Observe(e parse.Event) {
 				"prev_term": fmt.Sprint(ev.Prev.PrimaryTerm), "new_term": fmt.Sprint(ev.New.PrimaryTerm),
 				"prev_doc": ev.Prev.ID, "new_doc": ev.New.ID, "prev_op": ev.PrevText, "new_op": ev.NewText})
 	case *es.GCPAboveLCP:
-		p.reported(GCPAboveLCP, ev, ev.Where, "", fmt.Sprintf("in-sync copy received global checkpoint %d above its local checkpoint %d (%d ops counted as present that are not)",
-			ev.GCP, ev.LCP, ev.GCP-ev.LCP), map[string]string{"gcp": fmt.Sprint(ev.GCP), "lcp": fmt.Sprint(ev.LCP)})
+		p.reported(GCPAboveLCP, ev, ev.Where, "", gcpAboveText(ev.GCP, ev.LCP), map[string]string{"gcp": fmt.Sprint(ev.GCP), "lcp": fmt.Sprint(ev.LCP)})
 	case *es.GCPBelowInSync:
 		p.reported(GCPBelowInSync, ev, ev.Where, ev.AllocationID, fmt.Sprintf("primary allocation %s has global checkpoint %d, below the in-sync copies' %s",
 			ev.AllocationID, ev.GCP, ev.InSync), map[string]string{"gcp": fmt.Sprint(ev.GCP), "in_sync": ev.InSync})
 	case *es.ReplayGap:
-		p.reported(OpsRange, ev, ev.Where, "", fmt.Sprintf("translog replay did not cover the required range [%d:%d); first missing op #%d", ev.From, ev.To, ev.Missing),
-			map[string]string{"required_from": fmt.Sprint(ev.From), "required_to": fmt.Sprint(ev.To), "first_missing": fmt.Sprint(ev.Missing)})
+		facts := map[string]string{"required_from": fmt.Sprint(ev.From), "required_to": fmt.Sprint(ev.To)}
+		missing := "the first missing op is not printed"
+		if ev.Missing >= 0 {
+			missing = fmt.Sprintf("first missing op #%d", ev.Missing)
+			facts["first_missing"] = fmt.Sprint(ev.Missing)
+		}
+		p.reported(OpsRange, ev, ev.Where, "", fmt.Sprintf("translog replay did not cover the required range [%d:%d); %s", ev.From, ev.To, missing), facts)
 	case *es.CheckpointMismatch:
 		diff := checkpointDiff(ev.Expected.String(), ev.Got.String())
 		p.reported(CheckpointMismatch, ev, ev.Where, "", fmt.Sprintf("checkpoint file %s differs from the generation's checkpoint: %s", orDash(ev.File), diff),
@@ -139,8 +143,8 @@ func (p *Pack) Observe(e parse.Event) {
 	case *es.SyncIDDocCount:
 		w := ev.Where
 		w.Node = ev.ReplicaNode
-		p.reported(SyncIDDocCount, ev, w, "", fmt.Sprintf("copies share a sync_id but the primary on %s has %d docs and the copy on %s has %d (%+d)",
-			ev.PrimaryNode, ev.PrimaryDocs, ev.ReplicaNode, ev.ReplicaDocs, ev.ReplicaDocs-ev.PrimaryDocs),
+		p.reported(SyncIDDocCount, ev, w, "", fmt.Sprintf("copies share a sync_id but the primary on %s has %d docs and the copy on %s has %d (%s)",
+			ev.PrimaryNode, ev.PrimaryDocs, ev.ReplicaNode, ev.ReplicaDocs, signedDiff(ev.ReplicaDocs, ev.PrimaryDocs)),
 			map[string]string{"primary_docs": fmt.Sprint(ev.PrimaryDocs), "replica_docs": fmt.Sprint(ev.ReplicaDocs), "primary_node": ev.PrimaryNode})
 	}
 	p.st.Apply(e)
@@ -308,6 +312,21 @@ func checkpointDiff(a, b string) string {
 		return "no field differs"
 	}
 	return strings.Join(out, ", ")
+}
+
+// gcpAboveText says what ES's gcp-above-lcp assertion printed: how many
+// ops the copy is counted as holding that it has not processed, when the
+// two numbers are checkpoints and the gcp is the higher.
+func gcpAboveText(gcp, lcp int64) string {
+	head := fmt.Sprintf("in-sync copy received global checkpoint %d above its local checkpoint %s", gcp, seqText(lcp))
+	switch {
+	case !checkpoint(lcp) || !checkpoint(gcp):
+		return head + ": a value printed is no checkpoint, so no count of the ops it lacks is given"
+	case gcp <= lcp:
+		return head + ": the numbers printed do not put the global checkpoint above the local one (a cut or edited line), so no count is given"
+	}
+	first, _ := after(lcp)
+	return head + fmt.Sprintf(" (%s ops, #%d..#%d, counted as present that are not)", opsAbove(gcp, lcp), first, gcp)
 }
 
 // nameReuses notes the node names the node lines gave more than one id.

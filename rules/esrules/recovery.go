@@ -77,7 +77,7 @@ func (p *Pack) recoveryCommits(ev *es.RecoveryCommits) {
 	facts := map[string]string{
 		"safe_local_checkpoint": fmt.Sprint(safe.LocalCheckpoint), "safe_max_seq_no": fmt.Sprint(safe.MaxSeqNo), "gcp": fmt.Sprint(ev.GCP),
 	}
-	if safe.MaxSeqNo > ev.GCP {
+	if checkpoint(ev.GCP) && checkpoint(safe.MaxSeqNo) && safe.MaxSeqNo > ev.GCP {
 		reasons = append(reasons, fmt.Sprintf("its max_seq_no %d is above the global checkpoint %d", safe.MaxSeqNo, ev.GCP))
 	}
 	idx := -1
@@ -87,7 +87,7 @@ func (p *Pack) recoveryCommits(ev *es.RecoveryCommits) {
 		}
 	}
 	for _, cm := range ev.Commits[idx+1:] {
-		if idx >= 0 && cm.TranslogUUID == safe.TranslogUUID && cm.MaxSeqNo <= ev.GCP {
+		if idx >= 0 && cm.TranslogUUID == safe.TranslogUUID && checkpoint(ev.GCP) && checkpoint(cm.MaxSeqNo) && cm.MaxSeqNo <= ev.GCP {
 			reasons = append(reasons, fmt.Sprintf("a newer commit (lcp %d, max_seq_no %d) also qualifies", cm.LocalCheckpoint, cm.MaxSeqNo))
 			break
 		}
@@ -193,6 +193,10 @@ func (p *Pack) noteLost(k copyKey, c *esstate.Copy, stale []esstate.OpRef, lcp i
 // suspect stale commit and the safe commit.
 func (p *Pack) opsStart(e parse.Event, c *esstate.Copy, start int64) {
 	k := copyKey{c.Shard, c.Key}
+	if start < 0 {
+		// Not a seq# the line printed: nothing to judge.
+		return
+	}
 	r := c.Recovery()
 	if r != nil && r.Kind == "file" {
 		delete(p.suspects, k)
@@ -212,7 +216,7 @@ func (p *Pack) opsStart(e parse.Event, c *esstate.Copy, start int64) {
 	}
 	var covered []esstate.OpRef
 	for _, o := range s.stale {
-		if o.Seq <= start-1 {
+		if o.Seq < start {
 			covered = append(covered, o)
 		}
 	}
@@ -308,13 +312,21 @@ func (p *Pack) recoverySource(ev *es.RecoverySource) {
 		if r == nil || r.Kind == "file" || r.Done {
 			return
 		}
+		if ev.Start < 0 {
+			// The line printed no seq# to start from.
+			return
+		}
 		var reasons []string
 		var evidence []rules.Evidence
-		if r.Safe != nil && ev.Start != r.Safe.LocalCheckpoint+1 {
-			reasons = append(reasons, fmt.Sprintf("the target's safe commit has local_checkpoint %d, so it must start at #%d", r.Safe.LocalCheckpoint, r.Safe.LocalCheckpoint+1))
+		safeStart, safeOK := int64(0), false
+		if r.Safe != nil {
+			safeStart, safeOK = after(r.Safe.LocalCheckpoint)
+		}
+		if safeOK && ev.Start != safeStart {
+			reasons = append(reasons, fmt.Sprintf("the target's safe commit has local_checkpoint %s, so it must start at #%d", seqText(r.Safe.LocalCheckpoint), safeStart))
 			evidence = append(evidence, cite(r.SafeAt))
 		}
-		if r.Kind == "ops" && r.Start != esstate.Unknown && r.Start != ev.Start {
+		if r.Kind == "ops" && r.Start >= 0 && r.Start != ev.Start {
 			reasons = append(reasons, fmt.Sprintf("the recovery asked to start at #%d", r.Start))
 			evidence = append(evidence, cite(r.Started))
 		}
@@ -322,9 +334,9 @@ func (p *Pack) recoverySource(ev *es.RecoverySource) {
 			// The ops the target lacks: from the safe commit's lcp+1 (or
 			// the requested start) to the first one sent.
 			need := ev.Start - 1
-			if r.Safe != nil && r.Safe.LocalCheckpoint+1 < ev.Start {
-				need = r.Safe.LocalCheckpoint + 1
-			} else if r.Kind == "ops" && r.Start != esstate.Unknown && r.Start < ev.Start {
+			if safeOK && safeStart < ev.Start {
+				need = safeStart
+			} else if r.Kind == "ops" && r.Start >= 0 && r.Start < ev.Start {
 				need = r.Start
 			}
 			facts := map[string]string{"start": fmt.Sprint(ev.Start), "required_from": fmt.Sprint(ev.ReqFrom), "required_to": fmt.Sprint(ev.ReqTo)}
