@@ -147,7 +147,7 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 	// Inputs are known before any report file is created, so a report
 	// can never be written over one.
 	in := expandInputs(ios, args)
-	if err := checkOutputs(in, outs); err != nil {
+	if err := checkOutputs(in.Inputs, outs); err != nil {
 		return err
 	}
 	if err := createOutputs(outs); err != nil {
@@ -177,7 +177,7 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 	if err := closeOutputs(outs); err != nil {
 		return err
 	}
-	appendStepSummary(ios, in, rep, outs)
+	appendStepSummary(ios, in.Inputs, rep, outs)
 
 	oc := outcome{unreadable: len(stats.Unreadable) > 0}
 	for i := range rep.Findings {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 
 	"github.com/logsleuth/logsleuth/source"
@@ -15,14 +16,31 @@ type osFS = source.OS
 // source.Limits). A variable so tests can use small ones.
 var limits source.Limits
 
+// inputs is what the command line names: files, directories and streams
+// (source.Inputs), or the URLs of a log store to read instead.
+type inputs struct {
+	*source.Inputs
+	store []string
+}
+
 // expandInputs expands the command line's paths into inputs. Nothing is
 // opened yet, so report paths can be checked against the inputs first.
-func expandInputs(ios *IOStreams, paths []string) *source.Inputs {
+func expandInputs(ios *IOStreams, paths []string) *inputs {
+	if hasStoreURL(paths) {
+		// No file is read: an empty list of files, which nothing collides
+		// with.
+		return &inputs{Inputs: source.Expand(source.Options{FS: ios.FS, Stdin: eofReader{}}, []string{}), store: paths}
+	}
 	opts := source.Options{FS: ios.FS, Stdin: ios.In, IsLog: knownHead, Limits: limits}
 	if f, ok := ios.In.(*os.File); ok {
 		if info, err := f.Stat(); err == nil {
 			opts.StdinInfo = info
 		}
 	}
-	return source.Expand(opts, paths)
+	return &inputs{Inputs: source.Expand(opts, paths)}
 }
+
+// eofReader is an empty standard input.
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }

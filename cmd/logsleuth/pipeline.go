@@ -13,7 +13,6 @@ import (
 	"github.com/logsleuth/logsleuth/render"
 	"github.com/logsleuth/logsleuth/replay"
 	"github.com/logsleuth/logsleuth/rules"
-	"github.com/logsleuth/logsleuth/source"
 )
 
 // readOptions are the flags every reading command shares: the year for
@@ -32,6 +31,8 @@ type readOptions struct {
 	// unbounded.
 	Since time.Time
 	Until time.Time
+	// Store holds the flags of reading from a log store (store.go).
+	Store storeOptions
 }
 
 // read reads every input and calls fn with their events merged into one
@@ -42,7 +43,12 @@ type readOptions struct {
 // the user listed them in; events are handed on as they are merged, so
 // memory does not grow with the input. Unreadable inputs, skipped files
 // and diagnostics are reported on stderr once all is read.
-func read(ios *IOStreams, in *source.Inputs, opt readOptions, fn func(parse.Event)) render.Stats {
+//
+// Log-store URLs (vlogs://) are read from the store instead (store.go).
+func read(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)) render.Stats {
+	if len(in.store) > 0 {
+		return readStore(ios, in.store, opt, fn)
+	}
 	var prog *progress
 	if ios.progressWanted() {
 		prog = newProgress(ios, 0)

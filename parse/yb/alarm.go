@@ -2,6 +2,7 @@ package yb
 
 import (
 	"bytes"
+	"slices"
 
 	"github.com/logsleuth/logsleuth/parse"
 )
@@ -102,16 +103,17 @@ var alarmPhrases = func() *matcher {
 // ERROR these log is an alarm (a refusal or a broken invariant the
 // database noticed), whatever its words.
 func alarmFile(name []byte) bool {
-	switch string(name) {
-	case "raft_consensus.cc", "consensus_queue.cc", "replica_state.cc", "consensus_meta.cc",
-		"leader_election.cc", "raft_consensus_state.cc",
-		"log.cc", "log_reader.cc", "log_util.cc", "log_index.cc", "log_cache.cc",
-		"tablet_bootstrap.cc", "tablet_bootstrap_if.cc",
-		"remote_bootstrap_client.cc", "remote_bootstrap_service.cc", "remote_bootstrap_session.cc",
-		"remote_bootstrap_file_downloader.cc", "remote_client_base.cc", "ts_tablet_manager.cc":
-		return true
-	}
-	return false
+	return slices.Contains(alarmSourceFiles, string(name))
+}
+
+// alarmSourceFiles are the files alarmFile names.
+var alarmSourceFiles = []string{
+	"raft_consensus.cc", "consensus_queue.cc", "replica_state.cc", "consensus_meta.cc",
+	"leader_election.cc", "raft_consensus_state.cc",
+	"log.cc", "log_reader.cc", "log_util.cc", "log_index.cc", "log_cache.cc",
+	"tablet_bootstrap.cc", "tablet_bootstrap_if.cc",
+	"remote_bootstrap_client.cc", "remote_bootstrap_service.cc", "remote_bootstrap_session.cc",
+	"remote_bootstrap_file_downloader.cc", "remote_client_base.cc", "ts_tablet_manager.cc",
 }
 
 // isAlarm is the cheap test of whether a line is an alarm: an F line

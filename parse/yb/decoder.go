@@ -157,7 +157,13 @@ var keywords = [][]byte{
 // the package-level keyword lists of all files are set.
 var phrases *matcher
 
-func init() { phrases = newMatcher(keywords, raftKeywords, configKeywords, masterKeywords) }
+func init() { phrases = newMatcher(keywordLists()...) }
+
+// keywordLists are every reader's keyword list: what the byte test looks
+// for, and what a log store is asked for (StorePhrases).
+func keywordLists() [][][]byte {
+	return [][][]byte{keywords, raftKeywords, configKeywords, masterKeywords}
+}
 
 // interesting is the cheap byte test: does msg hold a phrase any reader
 // of this package wants? The replica prefix (ids, a term, a role: often

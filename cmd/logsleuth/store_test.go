@@ -1,0 +1,235 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/logsleuth/logsleuth/internal/synth"
+)
+
+// The log-store tests run a real VictoriaLogs: the binary named by
+// LOGSLEUTH_VLOGS_BIN, else victoria-logs on PATH or in GOPATH/bin, else
+// one built with go install. They skip only when none can be had, and
+// fail instead when LOGSLEUTH_REQUIRE_VLOGS is set (CI).
+
+const vlogsModule = "github.com/VictoriaMetrics/VictoriaLogs/app/victoria-logs@v1.52.2"
+
+func vlogsBinary(t *testing.T) string {
+	t.Helper()
+	skip := func(format string, args ...any) string {
+		msg := fmt.Sprintf(format, args...)
+		if os.Getenv("LOGSLEUTH_REQUIRE_VLOGS") != "" {
+			t.Fatalf("LOGSLEUTH_REQUIRE_VLOGS is set but %s", msg)
+		}
+		t.Skipf("no VictoriaLogs binary: %s (set LOGSLEUTH_VLOGS_BIN, or let `go install %s` run)", msg, vlogsModule)
+		return ""
+	}
+	if p := os.Getenv("LOGSLEUTH_VLOGS_BIN"); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			return skip("LOGSLEUTH_VLOGS_BIN=%s: %v", p, err)
+		}
+		return p
+	}
+	if p, err := exec.LookPath("victoria-logs"); err == nil {
+		return p
+	}
+	gopath, _ := exec.Command("go", "env", "GOPATH").Output()
+	if p := filepath.Join(strings.TrimSpace(string(gopath)), "bin", "victoria-logs"); fileExists(p) {
+		return p
+	}
+	dir := filepath.Join(os.TempDir(), "logsleuth-vlogs-bin")
+	cmd := exec.Command("go", "install", vlogsModule)
+	cmd.Env = append(os.Environ(), "GOBIN="+dir)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return skip("go install %s: %v\n%s", vlogsModule, err, out)
+	}
+	return filepath.Join(dir, "victoria-logs")
+}
+
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// startVlogs starts one VictoriaLogs process with extra flags, waits for
+// its health check and stops it when the test ends; it returns its
+// address.
+func startVlogs(t *testing.T, bin string, extra ...string) string {
+	t.Helper()
+	port := freePort(t)
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	args := append([]string{"-storageDataPath=" + t.TempDir(), "-httpListenAddr=" + addr, "-retentionPeriod=100y", "-loggerLevel=ERROR"}, extra...)
+	cmd := exec.Command(bin, args...)
+	var logs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		if t.Failed() {
+			t.Logf("victoria-logs %s:\n%s", addr, logs.String())
+		}
+	})
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		resp, err := http.Get("http://" + addr + "/health")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return addr
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("victoria-logs on %s did not become healthy: %v\n%s", addr, err, logs.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// sourceRef is a source named in a finding's message: a path or a stream.
+var sourceRef = regexp.MustCompile(`\{file="([^"]+)",host="[^"]*"\}|[^ (]*/([^/ (]+\.log)`)
+
+// comparable is what must be the same from files and from the store: a
+// finding's rule, subject, message and evidence lines and texts. The
+// sources are named differently (paths, streams): a message citing one
+// keeps only the file's name.
+func comparable(t *testing.T, jsonOut string) []string {
+	t.Helper()
+	var rep struct {
+		Findings []struct {
+			Rule     string          `json:"rule"`
+			Subject  json.RawMessage `json:"subject"`
+			Message  string          `json:"message"`
+			Evidence []struct {
+				Line int    `json:"line"`
+				Text string `json:"text"`
+			} `json:"evidence"`
+		} `json:"findings"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(jsonOut), &rep), jsonOut)
+	var out []string
+	for _, f := range rep.Findings {
+		var ev []string
+		for _, e := range f.Evidence {
+			ev = append(ev, fmt.Sprintf("%d %s", e.Line, e.Text))
+		}
+		msg := sourceRef.ReplaceAllString(f.Message, "$1$2")
+		out = append(out, fmt.Sprintf("%s %s %s\n  %s", f.Rule, f.Subject, msg, strings.Join(ev, "\n  ")))
+	}
+	sort.Strings(out)
+	return out
+}
+
+type storeCase struct {
+	name  string
+	paths []string
+	query string
+	since string
+	until string
+}
+
+func TestLogStoreSameFindingsAsFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts VictoriaLogs servers")
+	}
+	bin := vlogsBinary(t)
+
+	synthDir := t.TempDir()
+	var buf bytes.Buffer
+	require.NoError(t, synth.Write(&buf, synth.Options{System: "yb", Size: 2 << 20, Seed: 3, Peers: 3, Incidents: 2}))
+	synthLog := filepath.Join(synthDir, "synth-tserver.log")
+	require.NoError(t, os.WriteFile(synthLog, buf.Bytes(), 0o644))
+
+	cases := []storeCase{
+		{name: "mvcc", paths: []string{"../../testdata/yb/mvcc-ht-too-low.log"}, query: `{file="mvcc-ht-too-low.log"}`},
+		{name: "raft", paths: []string{"../../testdata/yb/raft/seed-early-revocation/"}, query: `{file=~"ts-[123].log"}`},
+		{name: "es", paths: []string{"../../testdata/es/safe-commit-not-safe.log"}, query: `{file="safe-commit-not-safe.log"}`},
+		{name: "config", paths: []string{"../../testdata/yb/config/race/"}, query: `{file in ("leader-a.log","master.log","new-replica-d.log")}`},
+		{name: "synth", paths: []string{synthLog}, query: `{file="synth-tserver.log"}`},
+		{name: "window", paths: []string{synthLog}, query: `host:~"yb-.*" file:="synth-tserver.log"`,
+			since: "2023-10-07T16:00:05Z", until: "2023-10-07T16:00:09Z"},
+	}
+	shipped := []string{
+		"../../testdata/yb/mvcc-ht-too-low.log", "../../testdata/yb/raft/seed-early-revocation/",
+		"../../testdata/es/safe-commit-not-safe.log", "../../testdata/yb/config/race/", synthLog,
+	}
+
+	single := startVlogs(t, bin)
+	s1 := startVlogs(t, bin)
+	s2 := startVlogs(t, bin)
+	front := startVlogs(t, bin, "-storageNode="+s1+","+s2)
+
+	for _, setup := range []struct{ name, addr string }{{"single", single}, {"cluster", front}} {
+		t.Run(setup.name, func(t *testing.T) {
+			url := "vlogs://" + setup.addr
+			r := logsleuth(t, "", nil, append([]string{"ship", "--to", url}, shipped...)...)
+			require.Equal(t, exitClean, r.code, "ship: %s%s", r.stdout, r.stderr)
+			assert.Contains(t, r.stdout, `{file="mvcc-ht-too-low.log",host="yb-tserver-2"}  71 rows`)
+			for _, c := range cases {
+				t.Run(c.name, func(t *testing.T) {
+					window := []string{}
+					if c.since != "" {
+						window = append(window, "--since", c.since, "--until", c.until)
+					}
+					files := logsleuth(t, "", nil, append(append([]string{"analyze", "--format", "json"}, window...), c.paths...)...)
+					require.NotEqual(t, exitUnreadable, files.code, files.stderr)
+					want := comparable(t, files.stdout)
+					require.NotEmpty(t, want, "the files hold findings")
+					st := logsleuth(t, "", nil, append([]string{"analyze", "--format", "json", url, "--query", c.query}, window...)...)
+					require.Equal(t, files.code, st.code, st.stderr)
+					assert.Equal(t, want, comparable(t, st.stdout))
+					assert.Contains(t, st.stderr, "rows received")
+				})
+			}
+		})
+	}
+
+	t.Run("nothing", func(t *testing.T) {
+		r := logsleuth(t, "", nil, "analyze", "vlogs://"+single, "--query", `{host="no-such-host"}`)
+		assert.Equal(t, exitUnreadable, r.code)
+		assert.Contains(t, r.stderr, "no rows match the query: ({host=\"no-such-host\"})")
+	})
+	t.Run("bad-query", func(t *testing.T) {
+		r := logsleuth(t, "", nil, "analyze", "vlogs://"+single, "--query", `{host=`)
+		assert.Equal(t, exitUnreadable, r.code)
+		assert.Contains(t, r.stderr, "query ({host=)")
+	})
+	t.Run("unreachable", func(t *testing.T) {
+		r := logsleuth(t, "", nil, "analyze", fmt.Sprintf("vlogs://127.0.0.1:%d", freePort(t)))
+		assert.Equal(t, exitUnreadable, r.code)
+		assert.Contains(t, r.stderr, "connection refused")
+	})
+}
+
+// A store keeping rows for a week drops an incident from 2023 as it takes
+// it, and answers with success: ship must say so.
+func TestShipDetectsDroppedRows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a VictoriaLogs server")
+	}
+	bin := vlogsBinary(t)
+	addr := startVlogs(t, bin, "-retentionPeriod=7d")
+	r := logsleuth(t, "", nil, "ship", "--to", "vlogs://"+addr, "--wait", "3s", "../../testdata/yb/mvcc-ht-too-low.log")
+	assert.Equal(t, exitUnreadable, r.code, r.stdout)
+	assert.Contains(t, r.stderr, "the store shows 0 of the 71 rows sent")
+	assert.Contains(t, r.stderr, "-retentionPeriod=100y")
+}

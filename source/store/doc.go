@@ -1,0 +1,25 @@
+// Package store reads logs straight from a log store that scans them on
+// its own nodes (VictoriaLogs today), and loads logs into one.
+//
+// Reading pushes the scan down: the store is asked, per stream (one
+// program's log on one host), only for the rows a parser can turn into
+// events (Filter, built by each parser from its own keyword tables) in a
+// time window, then for the rest of the multi-line records those rows
+// belong to (a dump's entries, a FATAL's details, a stack trace) and the
+// stream's leading file header, by time range around them. A stream comes
+// out as an io.Reader of its lines in the stream's order, blank lines
+// standing for the rows not fetched, so a line keeps its number in the
+// file it was shipped from and the parsers read it as they read a file.
+// Memory holds a page of rows per stream, not the window.
+//
+// Loading (Shipper) turns a log file into rows with the fields reading
+// relies on: the stream labels, the line's own time, its line number, and
+// for a line of a multi-line record the time range of that record.
+//
+// Store is the interface a store implements: listing streams, returning a
+// stream's rows in time order for time ranges and a filter, and ingesting
+// rows. VictoriaLogs is vlogs.go; another store is one more file.
+//
+// store may import nothing of logsleuth: the parsers' knowledge comes in
+// as functions (System).
+package store
