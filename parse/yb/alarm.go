@@ -86,6 +86,12 @@ var alarmMessages = []alarmMessage{
 	{"Too big clock skew is detected", RaisedError, "hybrid_clock.cc"},
 	{"Logical component overflow: ", RaisedWarning, "hybrid_clock.cc"},
 	{"Timed out waiting for ThreadPoolToken::SubmitFunc() to finish", RaisedDFatal, "consensus_peers.cc"},
+	// A vote the election's counter refuses (a peer answering both
+	// ways, more votes than voters) is a WARNING; a duplicate a DFATAL.
+	{"Error registering vote for peer ", RaisedWarning, "leader_election.cc"},
+	{"Duplicate vote received from peer ", RaisedDFatal, "leader_election.cc"},
+	// A FATAL before #31139, a WARNING after.
+	{"Error reading the log while preparing peer request", RaisedFatal, "consensus_queue.cc"},
 	{"Replication finished for request with unknown id ", RaisedDFatal, "retryable_requests.cc"},
 	{"Bootstrapped running request ", RaisedDFatal, "retryable_requests.cc"},
 	{"Request already replicated: ", RaisedDFatal, "retryable_requests.cc"},
