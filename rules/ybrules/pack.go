@@ -22,6 +22,8 @@ type Pack struct {
 	// once keeps one finding per rule and event: a dump with one bad op
 	// would otherwise repeat it for every entry after.
 	once map[onceKey]int
+	// skew is the clock-skew grace the lease rules allow.
+	skew clockSkew
 }
 
 type onceKey struct {
@@ -62,6 +64,7 @@ func (p *Pack) Observe(e parse.Event) {
 		return
 	}
 	r := p.st.Replica(ybstate.KeyOf(ye))
+	p.skew.readSkew(ye)
 	switch ev := ye.(type) {
 	case *yb.MvccDump:
 		p.st.ApplyEach(ev, func(r *ybstate.Replica, from ybstate.From, it yb.Item) {
