@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"time"
@@ -60,6 +61,10 @@ type Options struct {
 	// Year is the year for timestamps that print none (glog), or 0 to take
 	// it from the log.
 	Year int
+	// AlarmPhrases are words of alarms a user's catalogue adds: a line
+	// holding one is offered to the decoders (never skipped), and a
+	// decoder that reads alarms takes it as one whatever file printed it.
+	AlarmPhrases []string
 }
 
 // System is one database system's parser.
@@ -172,6 +177,7 @@ const MaxDiags = 1000
 // line has been read), in line order, with its time filled in.
 func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit func(Event)) (Stats, []Diagnostic, error) {
 	st := Stats{Source: source}
+	systems = keepPhrases(systems, opts.AlarmPhrases)
 	decs := make([]Decoder, len(systems))
 	for i, s := range systems {
 		decs[i] = s.NewDecoder(source, opts)
@@ -318,4 +324,36 @@ func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit
 	}
 	st.Diags = len(diags)
 	return st, diags, readError
+}
+
+// keepPhrases returns systems whose Skip tests pass over no line holding
+// one of phrases, so that the decoders see the alarms a user's catalogue
+// adds.
+func keepPhrases(systems []System, phrases []string) []System {
+	if len(phrases) == 0 {
+		return systems
+	}
+	words := make([][]byte, len(phrases))
+	for i, p := range phrases {
+		words[i] = []byte(p)
+	}
+	out := append([]System(nil), systems...)
+	for i := range out {
+		skip := out[i].Skip
+		if skip == nil {
+			continue
+		}
+		out[i].Skip = func(text []byte) bool {
+			if !skip(text) {
+				return false
+			}
+			for _, w := range words {
+				if bytes.Contains(text, w) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return out
 }

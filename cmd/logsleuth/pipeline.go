@@ -33,6 +33,9 @@ type readOptions struct {
 	Until time.Time
 	// Store holds the flags of reading from a log store (store.go).
 	Store storeOptions
+	// AlarmPhrases are the words of the alarms --catalog files add, for
+	// the parsers (parse.Options.AlarmPhrases).
+	AlarmPhrases []string
 }
 
 // read reads every input and calls fn with their events merged into one
@@ -96,7 +99,7 @@ func read(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)) ren
 				}
 				res := result{name: l.Name, scanned: true, speaks: map[string]bool{}}
 				var first, last time.Time
-				res.stats, res.diags, res.err = parse.ScanFunc(r, l.Name, systems, parse.Options{Year: opt.Year}, func(e parse.Event) {
+				res.stats, res.diags, res.err = parse.ScanFunc(r, l.Name, systems, parse.Options{Year: opt.Year, AlarmPhrases: opt.AlarmPhrases}, func(e parse.Event) {
 					if t := e.Info().Time; !t.IsZero() {
 						if first.IsZero() {
 							first = t

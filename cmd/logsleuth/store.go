@@ -152,7 +152,7 @@ func readStore(ios *IOStreams, args []string, opt readOptions, fn func(parse.Eve
 			}
 			src.scanned = true
 			speaks := map[string]bool{}
-			src.stats, src.diags, src.err = parse.ScanFunc(text, src.name, systems, parse.Options{Year: year}, func(e parse.Event) {
+			src.stats, src.diags, src.err = parse.ScanFunc(text, src.name, systems, parse.Options{Year: year, AlarmPhrases: opt.AlarmPhrases}, func(e parse.Event) {
 				if keepEvent(e, opt) {
 					noteSpeaker(speaks, e)
 					emit(e)

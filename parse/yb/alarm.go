@@ -275,11 +275,29 @@ func (d *decoder) continueAlarm(l parse.Line, env *envelope) bool {
 }
 
 // alarmAt reports whether the line whose envelope is env starts an
-// alarm.
-func alarmAt(env *envelope) bool {
+// alarm: one isAlarm knows, or a line of any level but INFO holding a
+// phrase of the user's catalogue (parse.Options.AlarmPhrases).
+func (d *decoder) alarmAt(env *envelope) bool {
 	if env.hasClock {
-		return isAlarm(env.sev, env.fileName(), env.msg)
+		if isAlarm(env.sev, env.fileName(), env.msg) {
+			return true
+		}
+		return d.added != nil && env.sev != 'I' && env.sev != 'D' && d.added.match(env.msg)
 	}
 	// Pasted without its envelope: the words alone.
-	return alarmPhrases.match(afterPrefix(env.msg))
+	msg := afterPrefix(env.msg)
+	return alarmPhrases.match(msg) || d.added != nil && d.added.match(msg)
+}
+
+// addedPhrases is the matcher of a user catalogue's alarm phrases, or nil
+// for none.
+func addedPhrases(phrases []string) *matcher {
+	if len(phrases) == 0 {
+		return nil
+	}
+	list := make([][]byte, len(phrases))
+	for i, p := range phrases {
+		list[i] = []byte(p)
+	}
+	return newMatcher(list)
 }
