@@ -29,7 +29,9 @@ func (p *Pack) writeOverlaps(t *ybstate.TabletRaft) {
 		}
 	}
 	for _, w := range p.st.Writes(t.Tablet) {
-		if w.Term < 0 {
+		if w.Term < 0 || !w.HT.Point() {
+			// A write at a time that did not read is placed against no
+			// lease.
 			continue
 		}
 		if _, done := p.once[onceKey{LeaseOverlap, w.From.Pos, ""}]; done {
