@@ -220,11 +220,28 @@ func (*NodesAdded) Kind() string { return "es.nodes-added" }
 // RoutingRow is one shortSummary row of a routing table dump. Version is
 // the `routing_table (version N):` it sits under, -1 when the excerpt cut it.
 // Section is "routing_table", "routing_nodes" or "" when unknown.
+// IndexUUID is the uuid of the `-- index [[name/uuid]]` header the row
+// sits under, "" where the dump printed none (routing_nodes rows).
 type RoutingRow struct {
 	parse.Meta
-	Routing esval.Routing
-	Version int64
-	Section string
+	Routing   esval.Routing
+	Version   int64
+	Section   string
+	IndexUUID string `json:",omitempty"`
+}
+
+// IndexLife is the master creating or deleting an index: 5.x-8.x
+// MetadataCreateIndexService (MetaData... before 7.x) `[name] creating
+// index, cause [..], templates [..], shards [n]/[r]...`, which prints the
+// name only, and MetadataDeleteIndexService `[name/uuid] deleting index`,
+// which prints the index as Index.toString does. An index created again
+// under a deleted one's name is another index: another uuid, its own
+// seq#s, checkpoints and commits.
+type IndexLife struct {
+	parse.Meta
+	Index   string
+	UUID    string `json:",omitempty"`
+	Deleted bool
 }
 
 // Disruption is a test's NetworkDisruption start or stop.
@@ -353,6 +370,7 @@ func (*SeqNoStats) Kind() string         { return "es.seqno-stats" }
 func (*Resync) Kind() string             { return "es.resync" }
 func (*NodeRow) Kind() string            { return "es.node" }
 func (*RoutingRow) Kind() string         { return "es.routing" }
+func (*IndexLife) Kind() string          { return "es.index-life" }
 func (*Disruption) Kind() string         { return "es.disruption" }
 func (*DocMissing) Kind() string         { return "es.doc-missing" }
 func (*SeqNoTwice) Kind() string         { return "es.seqno-twice" }

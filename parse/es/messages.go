@@ -111,6 +111,9 @@ func message(m parse.Meta, w Where, recoverTo, msg string, th Thrown) (parse.Eve
 	if strings.HasSuffix(strings.TrimSpace(msg), "seq_no_stats mismatch") {
 		return seqNoStatsMismatch(m, w, msg, th)
 	}
+	if e, ok := indexLife(m, msg); ok {
+		return e, ""
+	}
 	msg = shardPrefix(&w, msg)
 	switch {
 	case strings.HasPrefix(msg, "index [") || strings.HasPrefix(msg, "index-done [") ||
@@ -307,6 +310,24 @@ func thrownMessage(m parse.Meta, w Where, msg string, th Thrown) (parse.Event, m
 		return syncIDDocCount(m, w, msg, th)
 	}
 	return nil, ""
+}
+
+// indexLife reads the master's `[name] creating index, cause [..]...` and
+// `[name/uuid] deleting index`.
+func indexLife(m parse.Meta, msg string) (*IndexLife, bool) {
+	in, rest, ok := bracket(msg)
+	if !ok || in == "" {
+		return nil, false
+	}
+	switch {
+	case strings.HasPrefix(rest, " creating index, cause ["):
+		name, _, _ := strings.Cut(in, "/")
+		return &IndexLife{Meta: m, Index: name}, true
+	case strings.TrimSpace(rest) == "deleting index":
+		name, uuid, _ := strings.Cut(in, "/")
+		return &IndexLife{Meta: m, Index: name, UUID: uuid, Deleted: true}, true
+	}
+	return nil, false
 }
 
 func isOpRejected(msg string) bool { return strings.Contains(msg, "is too old (current [") }

@@ -229,9 +229,12 @@ func (c *Copy) Recovering() bool {
 	return r != nil && !r.Done && !r.Finalized
 }
 
-// Shard is one replication group.
+// Shard is one replication group of one incarnation of its index.
 type Shard struct {
-	ID      ShardID
+	ID ShardID
+	// UUID is the index uuid a routing dump (`-- index [[name/uuid]]`) or
+	// a delete line printed for this incarnation, "" until one did.
+	UUID    string
 	Version int64
 	// Term is the primary term: printed, or counted from primary changes.
 	Term        int64
@@ -285,16 +288,35 @@ type State struct {
 	idRef map[[2]string]Ref
 	// NameReuses are the node names the logs mapped to more than one id.
 	NameReuses []NameReuse
-	// Shards is written by Shard only (lookups cache its last answer).
-	Shards     map[ShardID]*Shard
+	// Shards holds the live incarnation of each index name's shards; it
+	// is written by Shard and the incarnation changes only (lookups cache
+	// its last answer). An index deleted and created again under its name
+	// is another index: lines name an index by name, and the name means
+	// the incarnation live when the line was printed.
+	Shards map[ShardID]*Shard
+	// uuids maps an index name to the uuid of its live incarnation, where
+	// a line printed it; parked holds, by uuid, the shards of another
+	// incarnation a routing dump named the name for (two clusters' logs
+	// may each hold an index of one name).
+	uuids  map[string]string
+	parked map[string][]*Shard
+	// Deleted are the shards of deleted incarnations, in the order the
+	// delete lines came, with the line that deleted each.
+	Deleted    []DeletedShard
 	Disruption *Disruption
 	last       *Shard
+}
+
+// DeletedShard is a shard of an index the master deleted.
+type DeletedShard struct {
+	Shard *Shard
+	At    Ref
 }
 
 // New returns an empty state.
 func New() *State {
 	return &State{names: map[string]string{}, ids: map[string]string{}, srcIDs: map[string]map[string]string{},
-		idRef: map[[2]string]Ref{}, Shards: map[ShardID]*Shard{}}
+		idRef: map[[2]string]Ref{}, Shards: map[ShardID]*Shard{}, uuids: map[string]string{}, parked: map[string][]*Shard{}}
 }
 
 // NameReuse is one node name the logs gave two or more node ids: a node
@@ -409,7 +431,7 @@ func (s *State) NodeName(id string) string {
 func (s *State) Shard(id ShardID) *Shard {
 	sh := s.Find(id)
 	if sh == nil {
-		sh = &Shard{ID: id, Version: -1, Term: 1, GCP: Unknown, Copies: map[string]*Copy{}}
+		sh = &Shard{ID: id, UUID: s.uuids[id.Index], Version: -1, Term: 1, GCP: Unknown, Copies: map[string]*Copy{}}
 		s.Shards[id] = sh
 		s.last = sh
 	}
@@ -618,7 +640,12 @@ func (s *State) Apply(e parse.Event) {
 		for _, n := range ev.Nodes {
 			s.learnNode(ev.Info().Pos.Source, n.Name, n.ID, RefOf(ev))
 		}
+	case *es.IndexLife:
+		if ev.Deleted {
+			s.deleteIndex(ev.Index, ev.UUID, RefOf(ev))
+		}
 	case *es.RoutingRow:
+		s.incarnation(ev.Routing.Index, ev.IndexUUID)
 		s.routing(ev)
 	case *es.Disruption:
 		s.disruption(ev)
@@ -702,6 +729,73 @@ func (s *State) Apply(e parse.Event) {
 			c.MaxSeqNo = ev.Got.MaxSeqNo
 		}
 	}
+}
+
+// shardsOf lists the live shards of index name, by shard number.
+func (s *State) shardsOf(name string) []*Shard {
+	var out []*Shard
+	for _, id := range s.ShardIDs() {
+		if id.Index == name {
+			out = append(out, s.Shards[id])
+		}
+	}
+	return out
+}
+
+// incarnation makes uuid the live incarnation of index name, as a routing
+// dump printed it. Shards known before any uuid was printed are taken to
+// be this incarnation; those of another uuid are parked, and the uuid's
+// own parked shards come back: a seq#, checkpoint or commit of one
+// incarnation never judges another.
+func (s *State) incarnation(name, uuid string) {
+	if uuid == "" || name == "" {
+		return
+	}
+	cur, ok := s.uuids[name]
+	if cur == uuid {
+		return
+	}
+	live := s.shardsOf(name)
+	if ok && cur != "" {
+		for _, sh := range live {
+			delete(s.Shards, sh.ID)
+		}
+		s.parked[cur] = live
+		live = s.parked[uuid]
+		delete(s.parked, uuid)
+		for _, sh := range live {
+			s.Shards[sh.ID] = sh
+		}
+	}
+	for _, sh := range live {
+		sh.UUID = uuid
+	}
+	s.uuids[name] = uuid
+	s.last = nil
+}
+
+// deleteIndex ends an incarnation of index name: the live one when the
+// line names its uuid, or names none, or the live one's is unknown; a
+// parked one of that uuid otherwise. What the name means next is a new
+// index, whose history starts empty.
+func (s *State) deleteIndex(name, uuid string, at Ref) {
+	cur := s.uuids[name]
+	if uuid == "" || cur == "" || cur == uuid {
+		for _, sh := range s.shardsOf(name) {
+			if sh.UUID == "" {
+				sh.UUID = uuid
+			}
+			delete(s.Shards, sh.ID)
+			s.Deleted = append(s.Deleted, DeletedShard{Shard: sh, At: at})
+		}
+		delete(s.uuids, name)
+		s.last = nil
+		return
+	}
+	for _, sh := range s.parked[uuid] {
+		s.Deleted = append(s.Deleted, DeletedShard{Shard: sh, At: at})
+	}
+	delete(s.parked, uuid)
 }
 
 func (s *State) routing(ev *es.RoutingRow) {

@@ -98,3 +98,64 @@ routing_table (version 3):
 	assert.NotContains(t, rulesSeen, SeqNoConflict, "the new store never held doc x at #3: %s", formatFindings(fs))
 	assert.Contains(t, rulesSeen, NodeNameReused)
 }
+
+// 6.x: [events] deleted (`[events/uuid] deleting index`) and created again,
+// its op lines printing no allocation id: only the delete line says the
+// new #0 and gcp 0 are another index's. With it, nothing; without it, the
+// same lines are one history bound twice at #0 and a gcp going back.
+func TestIndexDeletedAndCreatedIsAnotherIndex(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(logs, "index-recreated-6x-benign.log"))
+	require.NoError(t, err)
+	fs, p, diags := analyse(t, map[string]io.Reader{"es.log": strings.NewReader(string(b))})
+	require.Empty(t, diags)
+	assert.Empty(t, fs, formatFindings(fs))
+	st := p.State()
+	require.Len(t, st.Deleted, 1)
+	old := st.Deleted[0].Shard
+	assert.Equal(t, "Ev1ccccccccccccccccccc", old.UUID)
+	assert.Equal(t, int64(1), old.GCP, "the deleted incarnation keeps its own numbers")
+	nw := st.Shards[esstate.ShardID{Index: "events", Shard: 0}]
+	require.NotNil(t, nw)
+	assert.Empty(t, nw.UUID, "no line printed the new index's uuid")
+	assert.Equal(t, int64(0), nw.GCP)
+
+	var kept []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if !strings.Contains(l, "deleting index") {
+			kept = append(kept, l)
+		}
+	}
+	fs, _, _ = analyse(t, map[string]io.Reader{"es.log": strings.NewReader(strings.Join(kept, "\n"))})
+	var seen []string
+	for _, f := range fs {
+		seen = append(seen, f.Rule)
+	}
+	assert.Contains(t, seen, SeqNoConflict, formatFindings(fs))
+	assert.Contains(t, seen, GCPBelowInSync, formatFindings(fs))
+}
+
+// A routing dump naming the index by another uuid is another incarnation:
+// the first one's shard is parked, not judged against, and comes back when
+// a dump names its uuid again (two clusters' logs with one index name).
+func TestRoutingUUIDKeysTheIncarnation(t *testing.T) {
+	dump := func(ver int, uuid, aid string) string {
+		return `[2021-03-01T10:00:0` + string(rune('0'+ver)) + `,000][DEBUG][o.e.c.s.ClusterApplierService] [n0] processing [apply cluster state]: execute
+routing_table (version ` + string(rune('0'+ver)) + `):
+-- index [[events/` + uuid + `]]
+----shard_id [events][0]
+--------[events][0], node[ID0aaaaaaaaaaaaaaaaaaa], [P], s[STARTED], a[id=` + aid + `]
+`
+	}
+	log := dump(1, "Uuid1aaaaaaaaaaaaaaaaa", "A1") +
+		"[2021-03-01T10:00:01,500][TRACE][o.e.i.s.ReplicationTracker] [n0] [events][0] updated global checkpoint to [40]\n" +
+		dump(2, "Uuid2bbbbbbbbbbbbbbbbb", "A2") +
+		"[2021-03-01T10:00:02,500][TRACE][o.e.i.s.ReplicationTracker] [n0] [events][0] updated global checkpoint to [3]\n" +
+		dump(3, "Uuid1aaaaaaaaaaaaaaaaa", "A1")
+	fs, p, diags := analyse(t, map[string]io.Reader{"n0.log": strings.NewReader(log)})
+	require.Empty(t, diags)
+	assert.Empty(t, fs, formatFindings(fs))
+	sh := p.State().Shards[esstate.ShardID{Index: "events", Shard: 0}]
+	require.NotNil(t, sh)
+	assert.Equal(t, "Uuid1aaaaaaaaaaaaaaaaa", sh.UUID)
+	assert.Equal(t, int64(40), sh.GCP, "the first incarnation's state, back")
+}

@@ -50,7 +50,10 @@ type suspect struct {
 }
 
 type lostDoc struct {
-	key      copyKey
+	key copyKey
+	// copy is the copy the doc is missing on: the name in key may mean
+	// another index's copy by the end, when the index was deleted.
+	copy     *esstate.Copy
 	op       esstate.LostOp
 	recovery esstate.Ref
 	cause    *rules.Finding
@@ -140,6 +143,16 @@ func (p *Pack) Observe(e parse.Event) {
 		diff := checkpointDiff(ev.Expected.String(), ev.Got.String())
 		p.reported(CheckpointMismatch, ev, ev.Where, "", fmt.Sprintf("checkpoint file %s differs from the generation's checkpoint: %s", orDash(ev.File), diff),
 			map[string]string{"file": ev.File, "diff": diff})
+	case *es.IndexLife:
+		if ev.Deleted {
+			// A deleted index's recoveries are over: nothing pending of
+			// it may judge the index created next under its name.
+			for k := range p.suspects {
+				if k.shard.Index == ev.Index {
+					delete(p.suspects, k)
+				}
+			}
+		}
 	case *es.SyncIDDocCount:
 		w := ev.Where
 		w.Node = ev.ReplicaNode

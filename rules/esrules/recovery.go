@@ -185,7 +185,7 @@ func (p *Pack) noteLost(k copyKey, c *esstate.Copy, stale []esstate.OpRef, lcp i
 		if !ok || live.Doc == o.Doc || live.Doc == "" {
 			continue
 		}
-		p.lost[k] = append(p.lost[k], &lostDoc{key: k, op: esstate.LostOp{Primary: live, Stale: o}, recovery: at, cause: cause, seen: seenOn(sh, c, live)})
+		p.lost[k] = append(p.lost[k], &lostDoc{key: k, copy: c, op: esstate.LostOp{Primary: live, Stale: o}, recovery: at, cause: cause, seen: seenOn(sh, c, live)})
 	}
 }
 

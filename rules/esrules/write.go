@@ -16,15 +16,12 @@ func (p *Pack) docMissing(ev *es.DocMissing) {
 		// The disruption tests check only the docs the cluster acknowledged.
 		"acknowledged": "by the test's assertion " + rules.Cite(ev).Source + ":" + fmt.Sprint(rules.Cite(ev).Line)}
 	for _, k := range p.lostKeys() {
-		if c := p.st.Lookup(k.shard, k.key); c == nil || c.Node != ev.Checked {
-			continue
-		}
 		for _, l := range p.lost[k] {
-			if l.op.Primary.Doc != ev.DocID {
+			c := l.copy
+			if c.Node != ev.Checked || l.op.Primary.Doc != ev.DocID {
 				continue
 			}
 			l.reported = true
-			c := p.st.Lookup(k.shard, k.key)
 			facts["seq_no"] = fmt.Sprint(l.op.Primary.Seq)
 			facts["stale_doc"] = l.op.Stale.Doc
 			facts["recovery_at"] = l.recovery.String()
@@ -56,15 +53,12 @@ func (p *Pack) docMissing(ev *es.DocMissing) {
 // report can sort before the logs that explain it.
 func (p *Pack) confirmMissing(m *missingDoc) bool {
 	for _, k := range p.lostKeys() {
-		if c := p.st.Lookup(k.shard, k.key); c == nil || c.Node != m.ev.Checked {
-			continue
-		}
 		for _, l := range p.lost[k] {
-			if l.op.Primary.Doc != m.ev.DocID {
+			c := l.copy
+			if c.Node != m.ev.Checked || l.op.Primary.Doc != m.ev.DocID {
 				continue
 			}
 			l.reported = true
-			c := p.st.Lookup(k.shard, k.key)
 			f := m.f
 			f.Origin, f.Subject, f.State = rules.Confirmed, copySubject(c), c.Lines()
 			f.Facts["seq_no"] = fmt.Sprint(l.op.Primary.Seq)
@@ -139,7 +133,7 @@ func (p *Pack) reportLost() {
 			if l.reported {
 				continue
 			}
-			c := p.st.Lookup(k.shard, k.key)
+			c := l.copy
 			var state []string
 			if l.cause != nil {
 				state = l.cause.State
