@@ -95,7 +95,7 @@ type TranslogCheckpoint struct {
 const (
 	StepSeqNoStart      = "seqno-start"      // performing sequence numbers based recovery. starting at [S]
 	StepSeqNoRange      = "seqno-range"      // 6.x testing sequence numbers in range: [S, lcp]
-	StepHistoryRetained = "history-retained" // 7.x history is retained by {lease|retention lock}
+	StepHistoryRetained = "history-retained" // 7.4+ history is retained by {RetentionLease{..}|retention lock}
 	StepSkipPhase1      = "skip-phase1"      // skipping [phase1]- identical sync id
 	StepPhase1Files     = "phase1-files"     // recovery [phase1]: recovering_files [n] ...
 	StepPhase1Took      = "phase1-took"      // recovery [phase1]: took [..]
@@ -112,9 +112,13 @@ const (
 type RecoverySource struct {
 	parse.Meta
 	Where
-	Target  string
-	Step    string
-	Start   int64 // StepSeqNoStart, StepSeqNoRange, StepPhase2Send
+	Target string
+	Step   string
+	// Start is the first seq# of StepSeqNoStart, StepSeqNoRange and
+	// StepPhase2Send, and StepHistoryRetained's lease's
+	// retainingSequenceNumber (the seq# from which the lease keeps the
+	// history).
+	Start   int64
 	End     int64 // StepEndSeqNo, StepSeqNoRange
 	ReqFrom int64 // StepPhase2Send
 	ReqTo   int64
@@ -123,9 +127,11 @@ type RecoverySource struct {
 	Ops     int64 // StepBatch
 	Final   bool
 	SyncID  string
-	// RetainedBy is what StepHistoryRetained names: "lease" or
-	// "retention lock".
+	// RetainedBy is what StepHistoryRetained names: "lease" (7.4+ prints
+	// the lease, RetentionLease.toString) or "retention lock"; LeaseID is
+	// the lease's id (`peer_recovery/<target node id>`).
 	RetainedBy string `json:",omitempty"`
+	LeaseID    string `json:",omitempty"`
 }
 
 // Recovery steps printed by the target (PeerRecoveryTargetService).

@@ -528,9 +528,27 @@ func recoverySource(m parse.Meta, w Where, target, msg string) (parse.Event, msg
 		}
 		e.Start, e.End = from, to
 	case strings.HasPrefix(msg, "history is retained by "):
-		// 7.x: what keeps the ops an ops-based recovery sends.
+		// 7.4+: what keeps the ops the recovery sends. With a lease the
+		// line prints it (`RetentionLease{id='..', retainingSequenceNumber=N,
+		// timestamp=T, source='..'}`): the history is kept from #N on, and
+		// T is the lease's time in ms, no seq#.
 		e.Step = StepHistoryRetained
-		e.RetainedBy = strings.TrimSpace(strings.TrimPrefix(msg, "history is retained by "))
+		by := strings.TrimSpace(strings.TrimPrefix(msg, "history is retained by "))
+		if lease, ok := strings.CutPrefix(by, "RetentionLease{"); ok {
+			e.RetainedBy = "lease"
+			if id, ok := strings.CutPrefix(lease, "id='"); ok {
+				e.LeaseID, _, _ = strings.Cut(id, "'")
+			}
+			_, n, ok := strings.Cut(lease, ", retainingSequenceNumber=")
+			n, _, _ = strings.Cut(n, ",")
+			seq, err := strconv.ParseInt(n, 10, 64)
+			if !ok || err != nil {
+				return fail(fmt.Errorf("retention lease: want retainingSequenceNumber=N"))
+			}
+			e.Start = seq
+			return e, ""
+		}
+		e.RetainedBy = by
 	case strings.HasPrefix(msg, "skipping [phase1]"):
 		e.Step = StepSkipPhase1
 		e.SyncID, _, _ = textAfter(msg, "sync id")

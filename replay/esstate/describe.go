@@ -243,6 +243,9 @@ func (sh *Shard) primaryName() string {
 
 func (h *RetainedHistory) String() string {
 	what := "history retained by " + h.By
+	if h.Lease != "" {
+		what += " " + h.Lease
+	}
 	if h.By == "translog" {
 		what = fmt.Sprintf("history tested in [%d, %d]", h.From, h.To)
 	} else if h.From != Unknown {

@@ -122,17 +122,23 @@ type Recovery struct {
 // RetainedHistory is the source's check that it still holds the ops an
 // ops-based recovery needs: 6.x `testing sequence numbers in range: [S,
 // L]` (its translog must hold every op from S to its local checkpoint L),
-// 7.x `history is retained by {lease|retention lock}` (its history from
-// the requested start on is complete and kept). An ops-based start after
-// the check means the check passed (Covered); a file-based one after it,
-// that it failed.
+// 7.4+ `history is retained by RetentionLease{id='..',
+// retainingSequenceNumber=N, timestamp=T, ..}` (the target's lease keeps
+// the history from #N on, and N is at most the requested start) or `..
+// by retention lock` (its history from the requested start on is complete
+// and kept while the recovery runs). An ops-based start after the check
+// means the check passed (Covered); a file-based one after it, that it
+// failed.
 type RetainedHistory struct {
-	// From and To are the range tested (6.x); To is Unknown on 7.x, and
-	// From too until the ops-based start names it.
+	// From and To are the range tested (6.x); To is Unknown on 7.x. From
+	// is a lease's retaining seq#, and for the retention lock Unknown
+	// until the ops-based start names it.
 	From, To int64
-	// By is "translog" (6.x), "lease" or "retention lock" (7.x).
+	// By is "translog" (6.x), "lease" or "retention lock" (7.x+).
 	By string
-	At Ref
+	// Lease is the lease's id, where the line printed it.
+	Lease string
+	At    Ref
 	// Decided is set once the recovery's kind showed the outcome.
 	Decided, Covered bool
 	DecidedAt        Ref
@@ -1131,7 +1137,13 @@ func (s *State) recoverySource(c *Copy, ev *es.RecoverySource) {
 		if by == "" {
 			by = "lease"
 		}
-		r.Retained = &RetainedHistory{From: Unknown, To: Unknown, By: by, At: RefOf(ev)}
+		h := &RetainedHistory{From: Unknown, To: Unknown, By: by, Lease: ev.LeaseID, At: RefOf(ev)}
+		if by == "lease" && ev.Start >= 0 {
+			// The lease keeps the history from its retaining seq#,
+			// which ES required to be at most the requested start.
+			h.From = ev.Start
+		}
+		r.Retained = h
 	case es.StepSeqNoStart:
 		if r.Kind == "" {
 			r.Kind = "ops"

@@ -452,6 +452,11 @@ func retainedText(r *esstate.Recovery, from, to int64, facts map[string]string) 
 	case !h.Decided:
 		facts["retained_history"] = "not shown"
 		return fmt.Sprintf("the source checked its retained history (%s) but no line shows the outcome, so whether it held %s is unknown", h.At, span), ev
+	case !h.Covered && h.By != "translog":
+		// 7.4+ logs the retention lock before every recovery a lease does
+		// not cover, file-based ones too: no range was printed.
+		facts["retained_history"] = "not covered"
+		return fmt.Sprintf("the source's retained history did not cover the requested start: after its check (%s, retained by %s) it went file-based (%s)", h.At, h.By, h.DecidedAt), ev
 	case !h.Covered:
 		facts["retained_history"] = "not covered"
 		return fmt.Sprintf("the source's retained history did not cover the range it tested (%s): it went file-based (%s)", h.At, h.DecidedAt), ev
@@ -466,7 +471,11 @@ func retainedText(r *esstate.Recovery, from, to int64, facts map[string]string) 
 		return fmt.Sprintf("the source's translog held every op of [%d, %d] when it chose the ops-based recovery (%s, %s), so %s was there to send", h.From, h.To, h.At, h.DecidedAt, span), ev
 	default:
 		facts["retained_history"] = "covered"
-		return fmt.Sprintf("the source's history from #%d was complete and retained by %s when it chose the ops-based recovery (%s, %s), so %s was there to send", h.From, h.By, h.At, h.DecidedAt, span), ev
+		by := h.By
+		if h.Lease != "" {
+			by += " " + h.Lease
+		}
+		return fmt.Sprintf("the source's history from #%d was complete and retained by %s when it chose the ops-based recovery (%s, %s), so %s was there to send", h.From, by, h.At, h.DecidedAt, span), ev
 	}
 }
 
