@@ -290,8 +290,10 @@ type State struct {
 	// for two nodes, and each log's own node lines say which it means.
 	ids    map[string]string
 	srcIDs map[string]map[string]string
-	// idRef is the first line that gave a (name, id) pair.
-	idRef map[[2]string]Ref
+	// idRef is the first line that gave a (name, id) pair: the earliest,
+	// and of lines of one time, the least by source and line, so that the
+	// order the sources were given in does not choose it.
+	idRef map[[2]string]timedRef
 	// NameReuses are the node names the logs mapped to more than one id.
 	NameReuses []NameReuse
 	// Shards holds the live incarnation of each index name's shards; it
@@ -322,7 +324,7 @@ type DeletedShard struct {
 // New returns an empty state.
 func New() *State {
 	return &State{names: map[string]string{}, ids: map[string]string{}, srcIDs: map[string]map[string]string{},
-		idRef: map[[2]string]Ref{}, Shards: map[ShardID]*Shard{}, uuids: map[string]string{}, parked: map[string][]*Shard{}}
+		idRef: map[[2]string]timedRef{}, Shards: map[ShardID]*Shard{}, uuids: map[string]string{}, parked: map[string][]*Shard{}}
 }
 
 // NameReuse is one node name the logs gave two or more node ids: a node
@@ -330,9 +332,28 @@ func New() *State {
 // Their copies are kept apart.
 type NameReuse struct {
 	Name string
-	IDs  []string
+	// IDs are sorted: which id a merge of several logs met first depends
+	// on the order the logs were given in when their lines tie in time.
+	IDs []string
 	// At holds, per id, the first line that gave the name that id.
 	At []Ref
+}
+
+// timedRef is a line and its time.
+type timedRef struct {
+	Ref
+	t time.Time
+}
+
+// before orders lines by time, then source, then line.
+func (a timedRef) before(b timedRef) bool {
+	if !a.t.Equal(b.t) {
+		return a.t.Before(b.t)
+	}
+	if a.Source != b.Source {
+		return a.Source < b.Source
+	}
+	return a.Line < b.Line
 }
 
 // CopyKey is the key of the copy a line of src means by node name: the
@@ -366,13 +387,14 @@ func (s *State) LookupFor(id ShardID, e parse.Event, name string) *Copy {
 // learnNode records that a node line of src names id name. A copy held
 // under the name before its id was known becomes the id's copy; a name
 // already held by another id is a reuse, and its new copies are new.
-func (s *State) learnNode(src, name, id string, at Ref) {
+func (s *State) learnNode(src, name, id string, at Ref, t time.Time) {
 	if name == "" || id == "" {
 		return
 	}
 	s.names[id] = name
-	if _, ok := s.idRef[[2]string{name, id}]; !ok {
-		s.idRef[[2]string{name, id}] = at
+	if old, ok := s.idRef[[2]string{name, id}]; !ok || (timedRef{at, t}).before(old) {
+		s.idRef[[2]string{name, id}] = timedRef{at, t}
+		s.refreshReuse(name, id, at)
 	}
 	if old, ok := s.ids[name]; ok && old != id {
 		s.noteReuse(name, old, id)
@@ -404,11 +426,44 @@ func (s *State) noteReuse(name, old, id string) {
 			}
 		}
 		r.IDs = append(r.IDs, id)
-		r.At = append(r.At, s.idRef[[2]string{name, id}])
+		r.At = append(r.At, s.idRef[[2]string{name, id}].Ref)
+		r.sort()
 		return
 	}
-	s.NameReuses = append(s.NameReuses, NameReuse{Name: name, IDs: []string{old, id},
-		At: []Ref{s.idRef[[2]string{name, old}], s.idRef[[2]string{name, id}]}})
+	r := NameReuse{Name: name, IDs: []string{old, id},
+		At: []Ref{s.idRef[[2]string{name, old}].Ref, s.idRef[[2]string{name, id}].Ref}}
+	r.sort()
+	s.NameReuses = append(s.NameReuses, r)
+	sort.Slice(s.NameReuses, func(i, j int) bool { return s.NameReuses[i].Name < s.NameReuses[j].Name })
+}
+
+// refreshReuse puts at as the line of (name, id) in a reuse that lists it.
+func (s *State) refreshReuse(name, id string, at Ref) {
+	for i := range s.NameReuses {
+		r := &s.NameReuses[i]
+		if r.Name != name {
+			continue
+		}
+		for j, x := range r.IDs {
+			if x == id {
+				r.At[j] = at
+			}
+		}
+	}
+}
+
+// sort orders the ids, their lines with them.
+func (r *NameReuse) sort() {
+	idx := make([]int, len(r.IDs))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool { return r.IDs[idx[a]] < r.IDs[idx[b]] })
+	ids, at := make([]string, len(idx)), make([]Ref, len(idx))
+	for i, j := range idx {
+		ids[i], at[i] = r.IDs[j], r.At[j]
+	}
+	r.IDs, r.At = ids, at
 }
 
 // rekey moves c to key, the node id its name now maps to.
@@ -641,10 +696,10 @@ func where(w es.Where) (ShardID, bool) {
 func (s *State) Apply(e parse.Event) {
 	switch ev := e.(type) {
 	case *es.NodeRow:
-		s.learnNode(ev.Info().Pos.Source, ev.Node.Name, ev.Node.ID, RefOf(ev))
+		s.learnNode(ev.Info().Pos.Source, ev.Node.Name, ev.Node.ID, RefOf(ev), ev.Info().Time)
 	case *es.NodesAdded:
 		for _, n := range ev.Nodes {
-			s.learnNode(ev.Info().Pos.Source, n.Name, n.ID, RefOf(ev))
+			s.learnNode(ev.Info().Pos.Source, n.Name, n.ID, RefOf(ev), ev.Info().Time)
 		}
 	case *es.IndexLife:
 		if ev.Deleted {
