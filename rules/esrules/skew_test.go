@@ -3,6 +3,7 @@ package esrules
 import (
 	"io"
 	"os"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -92,5 +93,38 @@ func TestPrimaryRelocationKeepsTheTerm(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "primary es-data-3") || !strings.Contains(out.String(), ", term 1,") || strings.Contains(out.String(), "term 2") {
 		t.Errorf("want primary es-data-3 in term 1:\n%s", out.String())
+	}
+}
+
+// Two nodes' logs whose clocks differ by 2 s, otherwise healthy: the
+// replica, its clock behind, prints each gcp it receives "before" the
+// primary computed it. Across clocks that proves nothing; merged into one
+// log, one clock, the same times put the replica's gcp above the
+// primary's, a break.
+func TestPrimaryGCPAcrossClocksTwoSecondsApart(t *testing.T) {
+	read := func(name string) string {
+		b, err := os.ReadFile("../../testdata/es/gcp-skew-2s-benign/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	primary, replica := read("data-1.log"), read("data-2.log")
+	fs, _, _ := analyse(t, map[string]io.Reader{"data-1.log": strings.NewReader(primary), "data-2.log": strings.NewReader(replica)})
+	if len(fs) != 0 {
+		t.Errorf("two clocks: want nothing, got:\n%s", formatFindings(fs))
+	}
+	// One log: the dump, then every line of both in time order.
+	lines := strings.Split(strings.TrimSpace(primary), "\n")
+	dump, rest := lines[:9], append(lines[9:], strings.Split(strings.TrimSpace(replica), "\n")...)
+	sort.SliceStable(rest, func(i, j int) bool { return rest[i][:25] < rest[j][:25] })
+	one := strings.Join(append(dump, rest...), "\n") + "\n"
+	fs, _, _ = analyse(t, map[string]io.Reader{"cluster.log": strings.NewReader(one)})
+	found := false
+	for _, f := range fs {
+		found = found || f.Rule == GCPBelowInSync
+	}
+	if !found {
+		t.Errorf("one clock: want %s, got:\n%s", GCPBelowInSync, formatFindings(fs))
 	}
 }
