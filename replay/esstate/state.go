@@ -117,7 +117,18 @@ type Recovery struct {
 	Retained *RetainedHistory
 	// Lost are ops of the primary's history this recovery left out.
 	Lost []LostOp
+	// UnsafeAt is the line that showed the recovery started from a commit
+	// it must not use (a safe commit that was not, a commit it should have
+	// deleted, an ops-based start above abandoned ops); Line 0 until one did.
+	UnsafeAt Ref
+	// RangeChecked is set once the recovery ended with its required range
+	// known and its target's ops traced, so that the range was checked.
+	RangeChecked bool
 }
+
+// MaxRange bounds the required range a recovery is checked over, so one
+// absurd line cannot make a run slow.
+const MaxRange = 100_000
 
 // RetainedHistory is the source's check that it still holds the ops an
 // ops-based recovery needs: 6.x `testing sequence numbers in range: [S,
@@ -194,6 +205,9 @@ type Copy struct {
 	StaleSince Ref
 	Commits    []*CommitRef
 	Recoveries []*Recovery
+	// Suspect is pending while the copy recovers with a persisted gcp that
+	// lets a commit holding Stale ops qualify as safe.
+	Suspect    *Suspect
 	Translog   *esval.Checkpoint
 	TranslogAt Ref
 	// TranslogContext is how the last checkpoint was printed
@@ -310,7 +324,9 @@ type State struct {
 	parked map[string][]*Shard
 	// Deleted are the shards of deleted incarnations, in the order the
 	// delete lines came, with the line that deleted each.
-	Deleted    []DeletedShard
+	Deleted []DeletedShard
+	// Lost are the docs recoveries left out, in the order found.
+	Lost       []*LostDoc
 	Disruption *Disruption
 	last       *Shard
 }
@@ -727,6 +743,7 @@ func (s *State) Apply(e parse.Event) {
 		if id, ok := where(ev.Where); ok {
 			sh := s.Shard(id)
 			c := s.copyOf(sh, ev, ev.Node)
+			c.noteSuspect(ev)
 			ck := ev.Checkpoint
 			c.Translog, c.TranslogAt, c.TranslogContext = &ck, RefOf(e), ev.Context
 			if !ck.Legacy && ck.GlobalCheckpoint >= esval.NoOpsPerformed {
@@ -741,21 +758,52 @@ func (s *State) Apply(e parse.Event) {
 		}
 	case *es.RecoveryTarget:
 		if id, ok := where(ev.Where); ok {
-			c := s.copyOf(s.Shard(id), ev, ev.Node)
+			sh := s.Shard(id)
+			c := s.copyOf(sh, ev, ev.Node)
+			switch ev.Step {
+			case es.TargetFileBased:
+				c.Suspect = nil
+			case es.TargetSeqNo:
+				s.opsStart(sh, c, RefOf(ev), ev.Start)
+			case es.TargetDone:
+				c.checkRange()
+			}
 			s.recoveryTarget(c, ev)
 		}
 	case *es.RecoverySource:
 		if id, ok := where(ev.Where); ok {
-			c := s.copyOf(s.Shard(id), ev, ev.Target)
+			sh := s.Shard(id)
+			c := s.copyOf(sh, ev, ev.Target)
+			if ev.Target != "" {
+				switch ev.Step {
+				case es.StepPhase1Files:
+					c.Suspect = nil
+				case es.StepSeqNoStart:
+					s.opsStart(sh, c, RefOf(ev), ev.Start)
+				case es.StepPhase2Send:
+					if r := c.Recovery(); r == nil || r.Kind != "file" {
+						s.opsStart(sh, c, RefOf(ev), ev.Start)
+					}
+				case es.StepFinalize:
+					c.checkRange()
+				}
+			}
 			s.recoverySource(c, ev)
 		}
 	case *es.RecoveryCommits:
 		if id, ok := where(ev.Where); ok {
-			s.recoveryCommits(s.copyOf(s.Shard(id), ev, ev.Node), ev)
+			sh := s.Shard(id)
+			c := s.copyOf(sh, ev, ev.Node)
+			judged := s.judgeCommits(sh, c, ev)
+			s.recoveryCommits(c, ev)
+			if r := c.Recovery(); judged && r.UnsafeAt.Line == 0 {
+				r.UnsafeAt = RefOf(ev)
+			}
 		}
 	case *es.CommitPolicy:
 		if id, ok := where(ev.Where); ok {
 			c := s.copyOf(s.Shard(id), ev, ev.Node)
+			c.judgePolicy(ev)
 			switch ev.Action {
 			case "delete":
 				if cr := c.FindCommit(ev.Commit); cr != nil {
@@ -789,6 +837,12 @@ func (s *State) Apply(e parse.Event) {
 			c.GCP, c.GCPAt = ev.Got.GlobalCheckpoint, RefOf(e)
 			c.MaxSeqNo = ev.Got.MaxSeqNo
 		}
+	}
+}
+
+func (sh *Shard) dropSuspects() {
+	for _, c := range sh.byNode {
+		c.Suspect = nil
 	}
 }
 
@@ -840,6 +894,18 @@ func (s *State) incarnation(name, uuid string) {
 // parked one of that uuid otherwise. What the name means next is a new
 // index, whose history starts empty.
 func (s *State) deleteIndex(name, uuid string, at Ref) {
+	// Nothing pending of the name's recoveries may judge the index
+	// created next under it.
+	for _, sh := range s.shardsOf(name) {
+		sh.dropSuspects()
+	}
+	for _, shs := range s.parked {
+		for _, sh := range shs {
+			if sh.ID.Index == name {
+				sh.dropSuspects()
+			}
+		}
+	}
 	cur := s.uuids[name]
 	if uuid == "" || cur == "" || cur == uuid {
 		for _, sh := range s.shardsOf(name) {
@@ -1137,6 +1203,17 @@ func (c *Copy) forgetStale(k esval.Commit) {
 		}
 	}
 	c.Stale = keep
+}
+
+// checkRange marks, when a recovery ends, that its required range is
+// checked: once, and only with the range known and the target's ops
+// traced (without TRACE lines absence proves nothing).
+func (c *Copy) checkRange() {
+	r := c.Recovery()
+	if r == nil || r.Phase2.Line == 0 || len(r.Received) == 0 || r.ReqFrom < 0 || r.ReqTo < r.ReqFrom || r.ReqTo-r.ReqFrom > MaxRange {
+		return
+	}
+	r.RangeChecked = true
 }
 
 // startRecovery returns the copy's recovery in progress, or begins one.
