@@ -96,6 +96,7 @@ const (
 	StepSeqNoStart      = "seqno-start"      // performing sequence numbers based recovery. starting at [S]
 	StepSeqNoRange      = "seqno-range"      // 6.x testing sequence numbers in range: [S, lcp]
 	StepHistoryRetained = "history-retained" // 7.4+ history is retained by {RetentionLease{..}|retention lock}
+	StepFileBasedStart  = "file-based-start" // 7.4+ performing file-based recovery followed by history replay starting at [S]
 	StepSkipPhase1      = "skip-phase1"      // skipping [phase1]- identical sync id
 	StepPhase1Files     = "phase1-files"     // recovery [phase1]: recovering_files [n] ...
 	StepPhase1Took      = "phase1-took"      // recovery [phase1]: took [..]
@@ -114,7 +115,8 @@ type RecoverySource struct {
 	Where
 	Target string
 	Step   string
-	// Start is the first seq# of StepSeqNoStart, StepSeqNoRange and
+	// Start is the first seq# of StepSeqNoStart, StepFileBasedStart (the
+	// safe commit's local checkpoint + 1), StepSeqNoRange and
 	// StepPhase2Send, and StepHistoryRetained's lease's
 	// retainingSequenceNumber (the seq# from which the lease keeps the
 	// history).

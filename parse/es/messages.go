@@ -518,6 +518,15 @@ func recoverySource(m parse.Meta, w Where, target, msg string) (parse.Event, msg
 			return fail(err)
 		}
 		e.Start = n
+	case strings.HasPrefix(msg, "performing file-based recovery followed by history replay"):
+		// 7.4+: the files, then the ops from the safe commit's
+		// local checkpoint + 1.
+		e.Step = StepFileBasedStart
+		n, _, err := numAfter(msg, "starting at")
+		if err != nil {
+			return fail(err)
+		}
+		e.Start = n
 	case strings.HasPrefix(msg, "testing sequence numbers in range: ["):
 		// 6.x: whether the translog still holds [S, lcp] decides an
 		// ops-based recovery.

@@ -254,6 +254,8 @@ func (h *RetainedHistory) String() string {
 	switch {
 	case !h.Decided:
 		what += " (outcome not shown)"
+	case h.Covered && h.FileBased:
+		what += " (covered: file-based, history replay)"
 	case h.Covered:
 		what += " (covered: ops-based)"
 	default:

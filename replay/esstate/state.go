@@ -103,6 +103,10 @@ type Recovery struct {
 	// Safe is the commit the target started from, when logged.
 	Safe   *esval.Commit
 	SafeAt Ref
+	// Replay is set when the source said (7.4+) that the files are
+	// followed by the history from Start, the safe commit's lcp + 1: the
+	// target then needs every op from there, as an ops-based one does.
+	Replay bool
 	// GCP is the persisted global checkpoint the target started with.
 	GCP       int64
 	Started   Ref
@@ -150,9 +154,10 @@ type RetainedHistory struct {
 	// Lease is the lease's id, where the line printed it.
 	Lease string
 	At    Ref
-	// Decided is set once the recovery's kind showed the outcome.
-	Decided, Covered bool
-	DecidedAt        Ref
+	// Decided is set once the recovery's kind showed the outcome;
+	// FileBased once it was a file-based one.
+	Decided, Covered, FileBased bool
+	DecidedAt                   Ref
 }
 
 // LostOp is a doc a recovery left out of the target: its seq# sits in the
@@ -1253,7 +1258,7 @@ func (s *State) recoveryTarget(c *Copy, ev *es.RecoveryTarget) {
 func (s *State) recoverySource(c *Copy, ev *es.RecoverySource) {
 	var r *Recovery
 	switch ev.Step {
-	case es.StepSeqNoRange, es.StepHistoryRetained, es.StepSeqNoStart, es.StepPhase1Files, es.StepSkipPhase1, es.StepPhase2Send, es.StepEndSeqNo:
+	case es.StepSeqNoRange, es.StepHistoryRetained, es.StepSeqNoStart, es.StepFileBasedStart, es.StepPhase1Files, es.StepSkipPhase1, es.StepPhase2Send, es.StepEndSeqNo:
 		r = s.startRecovery(c, ev.Node, RefOf(ev), false)
 	default:
 		// Later steps belong to the recovery they follow, if any.
@@ -1287,6 +1292,17 @@ func (s *State) recoverySource(c *Copy, ev *es.RecoverySource) {
 				h.From = ev.Start
 			}
 		}
+	case es.StepFileBasedStart:
+		// 7.4+ says the choice itself: files, then the history from
+		// the safe commit's local checkpoint + 1, which the retention
+		// lock (taken before the safe commit) keeps for the recovery.
+		if h := r.Retained; h != nil && !h.Decided {
+			h.Decided, h.Covered, h.DecidedAt, h.FileBased = true, h.By == "retention lock", RefOf(ev), true
+			if h.Covered {
+				h.From = ev.Start
+			}
+		}
+		r.Kind, r.Start, r.Replay = "file", ev.Start, true
 	case es.StepPhase1Files:
 		if h := r.Retained; h != nil && !h.Decided {
 			h.Decided, h.Covered, h.DecidedAt = true, false, RefOf(ev)
@@ -1307,10 +1323,11 @@ func (s *State) recoverySource(c *Copy, ev *es.RecoverySource) {
 		r.Start, r.ReqFrom, r.ReqTo, r.Phase2 = ev.Start, ev.ReqFrom, ev.ReqTo, RefOf(ev)
 		if ev.ReqFrom < 0 {
 			// 7.x+ prints no required range; an ops-based recovery
-			// requires everything it sends, a file-based one an unknown
-			// tail of it.
+			// requires everything it sends, and so does a file-based
+			// one whose history replay starts where the source said
+			// (7.4+); another file-based one an unknown tail of it.
 			r.ReqFrom, r.ReqTo = Unknown, Unknown
-			if r.Kind == "ops" {
+			if r.Kind == "ops" || (r.Replay && ev.Start == r.Start) {
 				r.ReqFrom, r.ReqTo = ev.Start, ev.End
 			}
 		}

@@ -355,6 +355,9 @@ func retainedText(r *esstate.Recovery, from, to int64, facts map[string]string) 
 	case h.By == "translog":
 		facts["retained_history"] = "covered"
 		return fmt.Sprintf("the source's translog held every op of [%d, %d] when it chose the ops-based recovery (%s, %s), so %s was there to send", h.From, h.To, h.At, h.DecidedAt, span), ev
+	case h.FileBased:
+		facts["retained_history"] = "covered"
+		return fmt.Sprintf("the source's history from #%d was retained by %s for the file-based recovery's history replay from there (%s, %s), so %s was there to send", h.From, h.By, h.At, h.DecidedAt, span), ev
 	default:
 		facts["retained_history"] = "covered"
 		by := h.By
