@@ -221,12 +221,21 @@ func (sh *Shard) String() string {
 // DescribeAll prints every shard in index, shard order; it backs `logsleuth
 // state` when no shard is named.
 func (s *State) DescribeAll(w io.Writer) error {
-	if len(s.Shards) == 0 {
+	if len(s.Shards) == 0 && len(s.Deleted) == 0 {
 		_, err := io.WriteString(w, "no shard state in the input\n")
 		return err
 	}
 	for _, id := range s.ShardIDs() {
 		if err := s.Shards[id].describe(w); err != nil {
+			return err
+		}
+	}
+	// The incarnations of indices deleted since, as they were.
+	for _, d := range s.Deleted {
+		if _, err := fmt.Fprintf(w, "deleted %s, index uuid %s: ", d.At, orDash(d.Shard.UUID)); err != nil {
+			return err
+		}
+		if err := d.Shard.describe(w); err != nil {
 			return err
 		}
 	}

@@ -119,6 +119,9 @@ func TestIndexDeletedAndCreatedIsAnotherIndex(t *testing.T) {
 	require.NotNil(t, nw)
 	assert.Empty(t, nw.UUID, "no line printed the new index's uuid")
 	assert.Equal(t, int64(0), nw.GCP)
+	var out strings.Builder
+	require.NoError(t, st.DescribeAll(&out))
+	assert.Contains(t, out.String(), "deleted es.log:14, index uuid Ev1ccccccccccccccccccc: [events][0] primary node_t0", "state shows the deleted index as it was")
 
 	var kept []string
 	for _, l := range strings.Split(string(b), "\n") {
