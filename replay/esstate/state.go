@@ -427,10 +427,19 @@ func (s *State) learnNode(src, name, id string, at Ref, t time.Time) {
 		s.srcIDs[src] = m
 	}
 	m[name] = id
-	for _, sid := range s.ShardIDs() {
-		sh := s.Shards[sid]
+	rekey := func(sh *Shard) {
 		if c := sh.find(name); c != nil && c.NodeID == "" && sh.find(id) == nil {
 			sh.rekey(c, id)
+		}
+	}
+	for _, sid := range s.ShardIDs() {
+		rekey(s.Shards[sid])
+	}
+	// A parked incarnation's copies are the same nodes' (map order does
+	// not matter: each shard is rekeyed on its own).
+	for _, shs := range s.parked {
+		for _, sh := range shs {
+			rekey(sh)
 		}
 	}
 }
