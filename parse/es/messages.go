@@ -316,6 +316,10 @@ func thrownMessage(m parse.Meta, w Where, msg string, th Thrown) (parse.Event, m
 // `[name/uuid] deleting index`.
 func indexLife(m parse.Meta, msg string) (*IndexLife, bool) {
 	in, rest, ok := bracket(msg)
+	if inner, _, ok := bracket(in); ok {
+		// `[[name/uuid]]`: an Index printed inside the message's brackets.
+		in = inner
+	}
 	if !ok || in == "" {
 		return nil, false
 	}
