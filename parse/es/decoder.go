@@ -44,6 +44,9 @@ type decoder struct {
 	// version and section of the routing dump being read.
 	version int64
 	section string
+	// index is the name and uuid of the `-- index [[name/uuid]]` header
+	// the routing rows being read sit under.
+	index, indexUUID string
 	// threadNode is the node named by the thread of the exception being
 	// read (`elasticsearch[node_t3][generic][T#3]`), inherited by its causes.
 	threadNode string
@@ -182,6 +185,7 @@ func (d *decoder) read(meta parse.Meta, s string, stream byte, out *parse.Sink) 
 	switch {
 	case isPatternStart(s):
 		d.block, d.threadNode, d.ctx = noBlock, "", Where{Shard: -1}
+		d.index, d.indexUUID = "", ""
 		times := &d.times
 		if d.general {
 			times = nil
@@ -213,6 +217,7 @@ func (d *decoder) read(meta parse.Meta, s string, stream byte, out *parse.Sink) 
 		return true
 	case strings.HasPrefix(s, "routing_table (version "):
 		d.block, d.section = routingBlock, "routing_table"
+		d.index, d.indexUUID = "", ""
 		v := strings.TrimSuffix(strings.TrimPrefix(s, "routing_table (version "), "):")
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
@@ -223,20 +228,29 @@ func (d *decoder) read(meta parse.Meta, s string, stream byte, out *parse.Sink) 
 		return true
 	case strings.HasPrefix(s, "routing_nodes:"):
 		d.block, d.section = routingBlock, "routing_nodes"
+		d.index, d.indexUUID = "", ""
 		return true
 	case strings.HasPrefix(s, "--------["):
 		return d.routingLine(meta, s[len("--------"):], out)
-	case strings.HasPrefix(s, "-- index [") || strings.HasPrefix(s, "----shard_id [") ||
+	case strings.HasPrefix(s, "-- index ["):
+		// `-- index [[name/uuid]]` (Index.toString in brackets).
+		in, _, _ := bracket(strings.TrimPrefix(s, "-- index "))
+		in, _, _ = bracket(in)
+		d.index, d.indexUUID, _ = strings.Cut(in, "/")
+		return d.block == routingBlock || d.block == noBlock
+	case strings.HasPrefix(s, "----shard_id [") ||
 		strings.HasPrefix(s, "-----node_id[") || s == "---- unassigned":
 		return d.block == routingBlock || d.block == noBlock
 	}
 	if env, ok := levelFirst(s); ok {
 		d.block, d.threadNode, d.ctx = noBlock, "", Where{Shard: -1}
+		d.index, d.indexUUID = "", ""
 		d.context(env)
 		return d.envelope(meta, env, stream, out)
 	}
 	if t, src, ok := julHeader(s); ok {
 		d.block, d.threadNode, d.ctx = noBlock, "", Where{Shard: -1}
+		d.index, d.indexUUID = "", ""
 		d.lastTime, d.hasTime = t, true
 		meta.Time, meta.Timed = t, true
 		d.jul = &julPending{meta: meta, source: src}
@@ -625,11 +639,14 @@ func (d *decoder) routingLine(meta parse.Meta, s string, out *parse.Sink) bool {
 		out.Diag(meta.Pos, "%v", err)
 		return true
 	}
-	ver, sec := d.version, d.section
+	ver, sec, uuid := d.version, d.section, ""
 	if d.block != routingBlock {
 		ver, sec = -1, ""
 	}
-	out.Emit(&RoutingRow{Meta: meta, Routing: r, Version: ver, Section: sec})
+	if d.index != "" && d.index == r.Index {
+		uuid = d.indexUUID
+	}
+	out.Emit(&RoutingRow{Meta: meta, Routing: r, Version: ver, Section: sec, IndexUUID: uuid})
 	return true
 }
 
