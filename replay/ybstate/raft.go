@@ -69,6 +69,9 @@ type TabletRaft struct {
 	// on; waitRow marks the waits already shown in Rows.
 	waits   map[waitKey]int
 	waitRow map[waitKey]bool
+	// masterOpen holds the leaderships known only from reports to the
+	// master that no line has ended yet.
+	masterOpen []*Leadership
 }
 
 type waitKey struct {
@@ -105,6 +108,10 @@ type PeerRaft struct {
 	LastLed int64
 	// lastAttempt indexes its latest election attempt in Attempts, or -1.
 	lastAttempt int
+	// delayed is the term whose step-down it put off until its protege
+	// caught up (`Delay step down`), or -1: a step-down the master hears
+	// accepted meanwhile has not happened yet.
+	delayed int64
 }
 
 // Leadership is one peer leading one term: from the first line that shows
@@ -301,7 +308,7 @@ func (t *TabletRaft) Peers() []string { return slices.Sorted(maps.Keys(t.peers))
 func (t *TabletRaft) peer(p string) *PeerRaft {
 	pr := t.peers[p]
 	if pr == nil {
-		pr = &PeerRaft{Peer: p, Term: -1, High: -1, Leading: -1, LastLed: -1, lastAttempt: -1}
+		pr = &PeerRaft{Peer: p, Term: -1, High: -1, Leading: -1, LastLed: -1, lastAttempt: -1, delayed: -1}
 		t.peers[p] = pr
 	}
 	return pr
@@ -520,6 +527,17 @@ func (r *Raft) Apply(e yb.Event) Step {
 		if ev.To != "" {
 			detail += " to " + ev.To
 		}
+		switch ev.What {
+		case yb.TransferDelayed:
+			term := p.Leading
+			if term < 0 {
+				term = p.Term
+			}
+			p.delayed = term
+			detail = fmt.Sprintf("puts off stepping down from term %s until its protege %s catches up", termText(term), orUnknown(ev.To))
+		case yb.TransferStart, yb.TransferUnsynced:
+			p.delayed = -1
+		}
 		t.row(at, timed, p.Peer, p.Term, "transfer", detail, from)
 	case *yb.LeaseRevoked:
 		rv := Revocation{By: p.Peer, ByTerm: p.Term, Holder: ev.Holder, HolderTerm: t.lastLed(ev.Holder, p.Term),
@@ -655,7 +673,7 @@ func (t *TabletRaft) endLeading(p *PeerRaft, at time.Time, timed bool, from From
 		l.Ended, l.EndAt, l.EndFrom, l.EndHow = true, at, from, how
 		t.row(at, timed, p.Peer, p.Leading, "leader ends", fmt.Sprintf("no longer leader of term %d: %s", p.Leading, how), from)
 	}
-	p.Leading = -1
+	p.Leading, p.delayed = -1, -1
 }
 
 // attempt records an election attempt, merging the lines one attempt logs.
