@@ -35,10 +35,11 @@ func (s *State) applyRaft(r *Replica, e yb.Event) Step {
 // same order give the same Raft.
 type Raft struct {
 	tablets map[string]*TabletRaft
+	rows    *rowBudget
 }
 
 // NewRaft returns an empty view.
-func NewRaft() *Raft { return &Raft{tablets: map[string]*TabletRaft{}} }
+func NewRaft() *Raft { return &Raft{tablets: map[string]*TabletRaft{}, rows: &rowBudget{left: MaxRows}} }
 
 // TabletRaft is one tablet's Raft history.
 type TabletRaft struct {
@@ -61,10 +62,13 @@ type TabletRaft struct {
 	// NoOps are the NO_OPs leaders sent, by op id: the first write of a
 	// term, which an old leader receiving it checks against its lease.
 	NoOps map[string]NoOpRec
-	// Rows is the readable timeline, in timeline order, at most maxRows;
-	// Dropped counts the rows past that.
+	// Rows is the readable timeline, in timeline order, at most
+	// maxTabletRows and within the budget all tablets share (MaxRows);
+	// Dropped counts the rows past that. A row keeps its line's position,
+	// not its text.
 	Rows    []Row
 	Dropped int
+	budget  *rowBudget
 	// waits indexes Leases by waiting peer and term and the leader waited
 	// on; waitRow marks the waits already shown in Rows.
 	waits   map[waitKey]int
@@ -81,10 +85,24 @@ type waitKey struct {
 	holderTerm int64
 }
 
-// maxRows bounds a tablet's timeline: a log of a tablet stuck in
-// elections for days must not hold every line in memory for a table no
-// one reads to the end. The rules do not read Rows.
-const maxRows = 20000
+// maxTabletRows bounds a tablet's timeline, and MaxRows the timelines of
+// all tablets together: a log of a tablet stuck in elections for days, or
+// of a node hosting thousands of tablets, must not hold every line in
+// memory for tables no one reads to the end. The rules do not read Rows.
+const (
+	maxTabletRows = 20000
+	MaxRows       = 50000
+)
+
+// rowBudget is the rows all tablets' timelines may still keep, and the
+// rows dropped for want of it.
+type rowBudget struct {
+	left    int
+	dropped int
+}
+
+// DroppedRows is how many timeline rows were not kept, over all tablets.
+func (r *Raft) DroppedRows() int { return r.rows.dropped }
 
 // NoOpRec is a leader's NO_OP.
 type NoOpRec struct {
@@ -293,7 +311,7 @@ func (r *Raft) tablet(t string) *TabletRaft {
 	tr := r.tablets[t]
 	if tr == nil {
 		tr = &TabletRaft{Tablet: t, peers: map[string]*PeerRaft{}, leaders: map[int64][]*Leadership{}, votes: map[int64]map[string][]VoteRec{}, NoOps: map[string]NoOpRec{},
-			waits: map[waitKey]int{}, waitRow: map[waitKey]bool{}}
+			waits: map[waitKey]int{}, waitRow: map[waitKey]bool{}, budget: r.rows}
 		r.tablets[t] = tr
 	}
 	return tr
@@ -734,11 +752,15 @@ func (t *TabletRaft) previousLeader(peer string, term int64) *Leadership {
 }
 
 func (t *TabletRaft) row(at time.Time, timed bool, peer string, term int64, what, detail string, from From) {
-	if len(t.Rows) >= maxRows {
+	if len(t.Rows) >= maxTabletRows || t.budget == nil || t.budget.left <= 0 {
 		t.Dropped++
+		if t.budget != nil {
+			t.budget.dropped++
+		}
 		return
 	}
-	t.Rows = append(t.Rows, Row{At: at, Timed: timed, Peer: peer, Term: term, What: what, Detail: detail, From: from})
+	t.budget.left--
+	t.Rows = append(t.Rows, Row{At: at, Timed: timed, Peer: peer, Term: term, What: what, Detail: detail, From: From{Pos: from.Pos}})
 }
 
 // usable reports whether a printed lease end is a point in time: a real
