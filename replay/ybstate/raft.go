@@ -39,7 +39,9 @@ type Raft struct {
 }
 
 // NewRaft returns an empty view.
-func NewRaft() *Raft { return &Raft{tablets: map[string]*TabletRaft{}, rows: &rowBudget{left: MaxRows}} }
+func NewRaft() *Raft {
+	return &Raft{tablets: map[string]*TabletRaft{}, rows: &rowBudget{left: MaxRows}}
+}
 
 // TabletRaft is one tablet's Raft history.
 type TabletRaft struct {
