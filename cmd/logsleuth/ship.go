@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"path/filepath"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/klauspost/compress/gzip"
@@ -73,7 +72,7 @@ type shipFile struct {
 
 func shipRun(ios *IOStreams, opts *shipOptions, args []string) error {
 	if opts.To == "" {
-		return usagef("ship: --to vlogs://HOST:PORT is required")
+		return usagef("ship: --to %s is required", store.Forms())
 	}
 	if len(args) == 0 {
 		return usagef("ship: name the files or directories to load")
@@ -81,7 +80,7 @@ func shipRun(ios *IOStreams, opts *shipOptions, args []string) error {
 	if opts.Year < 0 || opts.Year > 9999 {
 		return usagef("--year %d: want a four-digit year", opts.Year)
 	}
-	vl, err := store.NewVictoriaLogs(opts.To)
+	ls, err := store.Open(opts.To)
 	if err != nil {
 		return usagef("--to: %v", err)
 	}
@@ -91,7 +90,7 @@ func shipRun(ios *IOStreams, opts *shipOptions, args []string) error {
 		fmt.Fprintf(ios.ErrOut, "logsleuth: %s\n", render.Sanitize(msg))
 		failed = true
 	}
-	if err := vl.Healthy(ctx); err != nil {
+	if err := ls.Check(ctx); err != nil {
 		fail(fmt.Sprintf("%s: %v", opts.To, err))
 		return &outcomeError{outcome{unreadable: true}}
 	}
@@ -99,7 +98,7 @@ func shipRun(ios *IOStreams, opts *shipOptions, args []string) error {
 	for _, err := range errs {
 		fail(err.Error())
 	}
-	loader := &store.Loader{Store: vl, Clocks: storeClocks(opts.Year), OpensRecord: storeOpens}
+	loader := &store.Loader{Store: ls, Clocks: storeClocks(opts.Year), OpensRecord: storeOpens}
 	used := map[string]bool{}
 	var shipped []*shipFile
 	var first, last time.Time
@@ -144,10 +143,10 @@ func shipRun(ios *IOStreams, opts *shipOptions, args []string) error {
 			fmt.Fprintf(ios.ErrOut, "logsleuth: %s: %d line(s) longer than %d KiB were cut there (the store skips longer rows)\n", render.Sanitize(path), st.Cut, store.MaxText>>10)
 		}
 		shipped = append(shipped, f)
-		fmt.Fprintf(ios.Out, "%s  %s  %d rows, %s .. %s\n", render.Sanitize(path), render.Sanitize(streamName(f.labels)), st.Rows,
+		fmt.Fprintf(ios.Out, "%s  %s  %d rows, %s .. %s\n", render.Sanitize(path), render.Sanitize(ls.StreamName(f.labels)), st.Rows,
 			st.First.Format(time.RFC3339Nano), st.Last.Format(time.RFC3339Nano))
 	}
-	if len(shipped) > 0 && !verifyShipped(ctx, ios, vl, shipped, opts.Wait, first) {
+	if len(shipped) > 0 && !verifyShipped(ctx, ios, ls, shipped, opts.Wait, first) {
 		failed = true
 	}
 	if len(shipped) > 0 {
@@ -160,43 +159,26 @@ func shipRun(ios *IOStreams, opts *shipOptions, args []string) error {
 	return nil
 }
 
-// streamName is a stream's labels as VictoriaLogs prints the stream.
-func streamName(labels map[string]string) string {
-	keys := make([]string, 0, len(labels))
-	for k := range labels {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var b strings.Builder
-	b.WriteByte('{')
-	for i, k := range keys {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, "%s=%q", k, labels[k])
-	}
-	b.WriteByte('}')
-	return b.String()
-}
-
 // verifyShipped waits until the store shows every row sent, and says
 // which streams it does not: a store answers a load it drops with success.
-func verifyShipped(ctx context.Context, ios *IOStreams, vl *store.VictoriaLogs, files []*shipFile, wait time.Duration, oldest time.Time) bool {
+func verifyShipped(ctx context.Context, ios *IOStreams, ls store.Store, files []*shipFile, wait time.Duration, oldest time.Time) bool {
 	deadline := time.Now().Add(wait)
-	vl.Flush(ctx)
+	if err := ls.Flush(ctx); err != nil {
+		fmt.Fprintf(ios.ErrOut, "logsleuth: %s: %s\n", ls, render.Sanitize(err.Error()))
+	}
 	for {
 		short := 0
 		var msgs []string
 		for _, f := range files {
-			n, err := vl.Count(ctx, f.labels)
+			n, err := ls.Count(ctx, f.labels)
 			if err != nil {
-				msgs = append(msgs, fmt.Sprintf("%s: counting %s: %v", vl, streamName(f.labels), err))
+				msgs = append(msgs, fmt.Sprintf("%s: counting %s: %v", ls, ls.StreamName(f.labels), err))
 				short++
 				continue
 			}
 			if n != f.rows {
 				short++
-				msgs = append(msgs, fmt.Sprintf("%s: the store shows %d of the %d rows sent for %s (%s)", vl, n, f.rows, streamName(f.labels), f.path))
+				msgs = append(msgs, fmt.Sprintf("%s: the store shows %d of the %d rows sent for %s (%s)", ls, n, f.rows, ls.StreamName(f.labels), f.path))
 			}
 		}
 		if short == 0 {
@@ -206,8 +188,9 @@ func verifyShipped(ctx context.Context, ios *IOStreams, vl *store.VictoriaLogs, 
 			for _, m := range msgs {
 				fmt.Fprintf(ios.ErrOut, "logsleuth: %s\n", render.Sanitize(m))
 			}
-			fmt.Fprintf(ios.ErrOut, "logsleuth: a store drops rows older than its -retentionPeriod (7d by default) when it takes them, and answers with success; the oldest row sent is from %s: start VictoriaLogs with -retentionPeriod=100y to keep it\n",
-				oldest.Format(time.RFC3339))
+			if why := ls.WhyMissing(oldest); why != "" {
+				fmt.Fprintf(ios.ErrOut, "logsleuth: %s\n", render.Sanitize(why))
+			}
 			return false
 		}
 		time.Sleep(250 * time.Millisecond)

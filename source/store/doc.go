@@ -17,8 +17,12 @@
 // for a line of a multi-line record the time range of that record.
 //
 // Store is the interface a store implements: listing streams, returning a
-// stream's rows in time order for time ranges and a filter, and ingesting
-// rows. VictoriaLogs is vlogs.go; another store is one more file.
+// stream's rows in time order for time ranges and a filter, ingesting
+// rows, counting a stream's rows, naming a stream, and saying why rows it
+// took may not show. Open picks the store by the URL's scheme, from the
+// kinds each store's file registers: VictoriaLogs is vlogs.go, and
+// another store (Loki, OpenSearch) is one more file; the command layer
+// names none of them.
 //
 // store may import nothing of logsleuth: the parsers' knowledge comes in
 // as functions (System).
