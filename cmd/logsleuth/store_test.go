@@ -105,8 +105,9 @@ func startVlogs(t *testing.T, bin string, extra ...string) string {
 	}
 }
 
-// sourceRef is a source named in a finding's message: a path or a stream.
-var sourceRef = regexp.MustCompile(`\{file="([^"]+)",host="[^"]*"\}|[^ (]*/([^/ (]+\.log)`)
+// sourceRef is a source and line named in a finding's message: a stream,
+// or a path (an archive's member, archive!member).
+var sourceRef = regexp.MustCompile(`(?:\{file="([^"]+)",host="[^"]*"\}|[^ (]*[/!]([^/! (:]+)):(\d)`)
 
 // comparable is what must be the same from files and from the store: a
 // finding's rule, subject, message and evidence lines and texts. The
@@ -132,7 +133,7 @@ func comparable(t *testing.T, jsonOut string) []string {
 		for _, e := range f.Evidence {
 			ev = append(ev, fmt.Sprintf("%d %s", e.Line, e.Text))
 		}
-		msg := sourceRef.ReplaceAllString(f.Message, "$1$2")
+		msg := sourceRef.ReplaceAllString(f.Message, "$1$2:$3")
 		out = append(out, fmt.Sprintf("%s %s %s\n  %s", f.Rule, f.Subject, msg, strings.Join(ev, "\n  ")))
 	}
 	sort.Strings(out)
@@ -232,4 +233,74 @@ func TestShipDetectsDroppedRows(t *testing.T) {
 	assert.Equal(t, exitUnreadable, r.code, r.stdout)
 	assert.Contains(t, r.stderr, "the store shows 0 of the 71 rows sent")
 	assert.Contains(t, r.stderr, "-retentionPeriod=100y")
+}
+
+// ship reads a bundle as analyze does: an archive's members, each node's
+// glog INFO file once (not its link, nor the WARNING file that repeats it)
+// and no file that is not a log; and the findings read back from the store
+// are those of the bundle read from disk, whether it was shipped from a
+// file or from standard input.
+func TestShipBundle(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts VictoriaLogs servers")
+	}
+	bin := vlogsBinary(t)
+	var files []bundleFile
+	for i := 1; i <= 3; i++ {
+		n := string(rune('0' + i))
+		b, err := os.ReadFile(filepath.Join(seedDir, "ts-"+n+".log"))
+		require.NoError(t, err)
+		logs := "node-" + n + "/yb-data/tserver/logs/"
+		info := "yb-tserver.yb-" + n + ".yugabyte.log.INFO.20231007-163000.510" + n
+		warn := "yb-tserver.yb-" + n + ".yugabyte.log.WARNING.20231007-163001.510" + n
+		files = append(files,
+			bundleFile{name: logs + info, data: b},
+			bundleFile{name: logs + "yb-tserver.INFO", link: info},
+			bundleFile{name: logs + warn, data: warningsOf(b, "WEF")},
+		)
+	}
+	for _, p := range []string{"../../testdata/yb/mvcc-ht-too-low.log", "../../testdata/es/safe-commit-not-safe.log"} {
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		files = append(files, bundleFile{name: "more/" + filepath.Base(p) + ".gz", data: gzipOf(t, b)})
+	}
+	files = append(files,
+		bundleFile{name: "conf.json", data: []byte(`{"master": "yb-1:7100"}` + "\n")},
+		bundleFile{name: "NOTES.md", data: []byte("# Incident\n\nThe tserver died.\n")},
+	)
+	tgz := gzipOf(t, tarOf(t, files))
+	bundle := filepath.Join(t.TempDir(), "bundle.tgz")
+	require.NoError(t, os.WriteFile(bundle, tgz, 0o644))
+
+	disk := logsleuth(t, "", nil, "analyze", "--format", "json", bundle)
+	require.Equal(t, exitFindings, disk.code, disk.stderr)
+	want := comparable(t, disk.stdout)
+	require.GreaterOrEqual(t, len(want), 8, "the bundle holds the founding incidents' findings")
+
+	for _, c := range []struct {
+		name, stdin string
+		arg, prefix string
+	}{{"file", "", bundle, bundle + "!"}, {"stdin", string(tgz), "-", "-!"}} {
+		t.Run(c.name, func(t *testing.T) {
+			url := "vlogs://" + startVlogs(t, bin)
+			r := logsleuth(t, c.stdin, nil, "ship", "--to", url, c.arg)
+			require.Equal(t, exitClean, r.code, "ship: %s%s", r.stdout, r.stderr)
+			for i := 1; i <= 3; i++ {
+				n := string(rune('0' + i))
+				assert.Contains(t, r.stdout, c.prefix+"node-"+n+"/yb-data/tserver/logs/yb-tserver.yb-"+n+".yugabyte.log.INFO.20231007-163000.510"+n+
+					`  {file="yb-tserver.yb-`+n+`.yugabyte.log.INFO.20231007-163000.510`+n+`",host="yb-tserver-`+n+`"}`)
+				assert.Contains(t, r.stderr, "skipped "+c.prefix+"node-"+n+"/yb-data/tserver/logs/yb-tserver.yb-"+n+".yugabyte.log.WARNING.20231007-163001.510"+n+": every line is also in")
+				assert.Contains(t, r.stderr, "skipped "+c.prefix+"node-"+n+"/yb-data/tserver/logs/yb-tserver.INFO: the same file as")
+			}
+			assert.Contains(t, r.stdout, c.prefix+`more/mvcc-ht-too-low.log.gz  {file="mvcc-ht-too-low.log.gz",host="yb-tserver-2"}  71 rows`)
+			assert.Contains(t, r.stdout, c.prefix+`more/safe-commit-not-safe.log.gz  {file="safe-commit-not-safe.log.gz",host="more"}`)
+			assert.Contains(t, r.stderr, "skipped "+c.prefix+"conf.json: ")
+			assert.Contains(t, r.stderr, "skipped "+c.prefix+"NOTES.md: ")
+			assert.Equal(t, 5, strings.Count(r.stdout, " rows, "), "five logs shipped, and no other:\n%s", r.stdout)
+
+			st := logsleuth(t, "", nil, "analyze", "--format", "json", url)
+			require.Equal(t, exitFindings, st.code, st.stderr)
+			assert.Equal(t, want, comparable(t, st.stdout))
+		})
+	}
 }
