@@ -153,7 +153,13 @@ func readStore(ios *IOStreams, args []string, opt readOptions, fn func(parse.Eve
 			}
 			src.scanned = true
 			speaks := map[string]bool{}
-			src.stats, src.diags, src.err = parse.ScanFunc(text, src.name, systems, parse.Options{Year: year}, func(e parse.Event) {
+			// Each line is read at the number it had in its file: the
+			// rows not fetched cost nothing.
+			next := func() (parse.NumberedLine, error) {
+				n, t, err := text.Next()
+				return parse.NumberedLine{Line: int(n), Text: []byte(t)}, err
+			}
+			src.stats, src.diags, src.err = parse.ScanNumbered(next, src.name, systems, parse.Options{Year: year}, func(e parse.Event) {
 				if keepEvent(e, opt) {
 					noteSpeaker(speaks, e)
 					emit(e)
