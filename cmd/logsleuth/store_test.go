@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -159,6 +160,9 @@ func TestLogStoreSameFindingsAsFiles(t *testing.T) {
 	require.NoError(t, synth.Write(&buf, synth.Options{System: "yb", Size: 2 << 20, Seed: 3, Peers: 3, Incidents: 2}))
 	synthLog := filepath.Join(synthDir, "synth-tserver.log")
 	require.NoError(t, os.WriteFile(synthLog, buf.Bytes(), 0o644))
+	fleet := filepath.Join(synthDir, "fleet")
+	nodes := splitNodes(t, buf.Bytes(), fleet)
+	require.Len(t, nodes, 3, "the generated log speaks for three tservers")
 
 	cases := []storeCase{
 		{name: "mvcc", paths: []string{"../../testdata/yb/mvcc-ht-too-low.log"}, query: `{file="mvcc-ht-too-low.log"}`},
@@ -168,10 +172,13 @@ func TestLogStoreSameFindingsAsFiles(t *testing.T) {
 		{name: "synth", paths: []string{synthLog}, query: `{file="synth-tserver.log"}`},
 		{name: "window", paths: []string{synthLog}, query: `host:~"yb-.*" file:="synth-tserver.log"`,
 			since: "2023-10-07T16:00:05Z", until: "2023-10-07T16:00:09Z"},
+		{name: "fleet", paths: nodes, query: `host:~"ts-.*"`},
+		{name: "fleet-window", paths: nodes, query: `{host=~"ts-.*",file="yb-tserver.INFO"}`,
+			since: "2023-10-07T16:00:03Z", until: "2023-10-07T16:00:12Z"},
 	}
 	shipped := []string{
 		"../../testdata/yb/mvcc-ht-too-low.log", "../../testdata/yb/raft/seed-early-revocation/",
-		"../../testdata/es/safe-commit-not-safe.log", "../../testdata/yb/config/race/", synthLog,
+		"../../testdata/es/safe-commit-not-safe.log", "../../testdata/yb/config/race/", synthLog, fleet,
 	}
 
 	single := startVlogs(t, bin)
@@ -179,12 +186,20 @@ func TestLogStoreSameFindingsAsFiles(t *testing.T) {
 	s2 := startVlogs(t, bin)
 	front := startVlogs(t, bin, "-storageNode="+s1+","+s2)
 
-	for _, setup := range []struct{ name, addr string }{{"single", single}, {"cluster", front}} {
+	for _, setup := range []struct {
+		name, addr string
+		storage    []string
+	}{{"single", single, nil}, {"cluster", front, []string{s1, s2}}} {
 		t.Run(setup.name, func(t *testing.T) {
 			url := "vlogs://" + setup.addr
 			r := logsleuth(t, "", nil, append([]string{"ship", "--to", url}, shipped...)...)
 			require.Equal(t, exitClean, r.code, "ship: %s%s", r.stdout, r.stderr)
 			assert.Contains(t, r.stdout, `{file="mvcc-ht-too-low.log",host="yb-tserver-2"}  71 rows`)
+			for _, s := range setup.storage {
+				// The front node spread the streams over its storage
+				// nodes, so reading them back is a query across both.
+				assert.Positive(t, storedRows(t, s), "storage node %s holds rows", s)
+			}
 			for _, c := range cases {
 				t.Run(c.name, func(t *testing.T) {
 					window := []string{}
@@ -215,11 +230,83 @@ func TestLogStoreSameFindingsAsFiles(t *testing.T) {
 		assert.Contains(t, r.stderr, "query ({host=)")
 	})
 	t.Run("unreachable", func(t *testing.T) {
-		r := logsleuth(t, "", nil, "analyze", fmt.Sprintf("vlogs://127.0.0.1:%d", freePort(t)))
+		url := fmt.Sprintf("vlogs://127.0.0.1:%d", freePort(t))
+		r := logsleuth(t, "", nil, "analyze", url, "--query", `{host="ts-1"}`)
 		assert.Equal(t, exitUnreadable, r.code)
+		assert.Contains(t, r.stderr, "logsleuth: "+url+": query ({host=\"ts-1\"}) (*")
 		assert.Contains(t, r.stderr, "connection refused")
+		r = logsleuth(t, "", nil, "ship", "--to", url, "../../testdata/yb/mvcc-ht-too-low.log")
+		assert.Equal(t, exitUnreadable, r.code)
+		assert.Contains(t, r.stderr, "logsleuth: "+url+": ")
+		assert.Contains(t, r.stderr, "connection refused")
+		assert.Empty(t, r.stdout)
 	})
 }
+
+// storedRows counts the rows a VictoriaLogs node holds.
+func storedRows(t *testing.T, addr string) int {
+	t.Helper()
+	resp, err := http.PostForm("http://"+addr+"/select/logsql/query", map[string][]string{"query": {"* | count() rows"}})
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var out struct {
+		Rows string `json:"rows"`
+	}
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&out))
+	n, err := strconv.Atoi(out.Rows)
+	require.NoError(t, err)
+	return n
+}
+
+// splitNodes writes the generated log's lines as one glog file per
+// tserver, ts-N/yb-tserver.INFO under dir, each with the header naming its
+// machine: each peer writes with a thread id of its own, and a line
+// without a glog prefix goes with the line before. It returns the files,
+// in the order the peers first write.
+func splitNodes(t *testing.T, log []byte, dir string) []string {
+	t.Helper()
+	lines := strings.SplitAfter(string(log), "\n")
+	var header []string
+	for len(lines) > 0 && !glogLine.MatchString(lines[0]) {
+		header, lines = append(header, lines[0]), lines[1:]
+	}
+	require.NotEmpty(t, header)
+	byThread := map[string]*strings.Builder{}
+	var order []string
+	var cur *strings.Builder
+	for _, l := range lines {
+		if m := glogLine.FindStringSubmatch(l); m != nil {
+			if byThread[m[1]] == nil {
+				byThread[m[1]] = &strings.Builder{}
+				order = append(order, m[1])
+			}
+			cur = byThread[m[1]]
+		}
+		if cur != nil {
+			cur.WriteString(l)
+		}
+	}
+	var out []string
+	for i, th := range order {
+		host := fmt.Sprintf("ts-%d", i+1)
+		var b strings.Builder
+		for _, h := range header {
+			if strings.HasPrefix(h, "Running on machine: ") {
+				h = "Running on machine: " + host + "\n"
+			}
+			b.WriteString(h)
+		}
+		b.WriteString(byThread[th].String())
+		p := filepath.Join(dir, host, "yb-tserver.INFO")
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(b.String()), 0o644))
+		out = append(out, p)
+	}
+	return out
+}
+
+// glogLine is a glog line's prefix, its thread id captured.
+var glogLine = regexp.MustCompile(`^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +(\d+) `)
 
 // A store keeping rows for a week drops an incident from 2023 as it takes
 // it, and answers with success: ship must say so.
