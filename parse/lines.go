@@ -42,6 +42,9 @@ type preparedLine struct {
 	// system's Skip test took and that have no flags: the consumer can
 	// pass them all at once.
 	run int32
+	// no is the line's number where the caller gave it (ScanNumbered),
+	// else 0: the line after the one before.
+	no int
 }
 
 type chunk struct {

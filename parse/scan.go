@@ -176,6 +176,12 @@ const MaxDiags = 1000
 // goes to emit as soon as it is complete (a multi-line event when its last
 // line has been read), in line order, with its time filled in.
 func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit func(Event)) (Stats, []Diagnostic, error) {
+	return scan(func(fn func([]preparedLine)) (int64, error) { return lines(src, systems, fn) }, source, systems, opts, emit)
+}
+
+// scan is ScanFunc over prepared lines: feed calls fn with them, in order,
+// and returns the bytes read and the read error.
+func scan(feed func(fn func([]preparedLine)) (int64, error), source string, systems []System, opts Options, emit func(Event)) (Stats, []Diagnostic, error) {
 	st := Stats{Source: source}
 	systems = keepPhrases(systems, opts.AlarmPhrases)
 	decs := make([]Decoder, len(systems))
@@ -221,7 +227,19 @@ func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit
 		sink.Diags = sink.Diags[:0]
 	}
 	offer := func(p preparedLine) {
-		lineNo++
+		if p.no > 0 {
+			// A line that says its number (ScanNumbered): the lines
+			// left out before it end an open block, as lines a Skip
+			// test took do.
+			if p.no > lineNo+1 && active >= 0 {
+				if b, ok := decs[active].(Breaker); ok {
+					b.Break(&sink)
+				}
+			}
+			lineNo = p.no
+		} else {
+			lineNo++
+		}
 		st.Lines++
 		if p.flags&flagOverlong != 0 {
 			sink.Diag(Pos{source, lineNo}, "line longer than %d MiB; only its first %d MiB were read", MaxLine>>20, MaxLine>>20)
@@ -283,7 +301,7 @@ func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit
 			flush()
 		}
 	}
-	n, err := lines(src, systems, func(ls []preparedLine) {
+	n, err := feed(func(ls []preparedLine) {
 		for i := 0; i < len(ls); {
 			p := &ls[i]
 			// A run of lines one system's Skip test took passes at once
