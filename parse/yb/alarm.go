@@ -86,6 +86,7 @@ var alarmMessages = []alarmMessage{
 	{"Too big clock skew is detected", RaisedError, "hybrid_clock.cc"},
 	{"Logical component overflow: ", RaisedWarning, "hybrid_clock.cc"},
 	{"Timed out waiting for ThreadPoolToken::SubmitFunc() to finish", RaisedDFatal, "consensus_peers.cc"},
+	{"Long wait for safe op id: ", RaisedDFatal, "log.cc"},
 	// A vote the election's counter refuses (a peer answering both
 	// ways, more votes than voters) is a WARNING; a duplicate a DFATAL.
 	{"Error registering vote for peer ", RaisedWarning, "leader_election.cc"},

@@ -94,6 +94,11 @@ func (p *Pack) checkFailed(r *ybstate.Replica, ev *yb.CheckFailed) {
 	default:
 		f.Rule = MvccInvariant
 		f.Message = "mvcc.cc check failed: " + clip(expr)
+		if ev.HasValues || !ev.Left.Known() || !ev.Right.Known() {
+			// The operands as the check printed them; one that did not
+			// read says so.
+			f.Message += fmt.Sprintf(" (%s vs. %s)", ev.Left, ev.Right)
+		}
 	}
 	p.add(f, r)
 }
