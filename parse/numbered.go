@@ -35,6 +35,7 @@ const (
 // ScanNumbered returns it with what it read, as ScanFunc returns a read
 // error.
 func ScanNumbered(next func() (NumberedLine, error), source string, systems []System, opts Options, emit func(Event)) (Stats, []Diagnostic, error) {
+	systems = keepPhrases(systems, opts.AlarmPhrases)
 	return scan(func(fn func([]preparedLine)) (int64, error) { return numberedLines(next, systems, fn) }, source, systems, opts, emit)
 }
 

@@ -176,14 +176,15 @@ const MaxDiags = 1000
 // goes to emit as soon as it is complete (a multi-line event when its last
 // line has been read), in line order, with its time filled in.
 func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit func(Event)) (Stats, []Diagnostic, error) {
+	systems = keepPhrases(systems, opts.AlarmPhrases)
 	return scan(func(fn func([]preparedLine)) (int64, error) { return lines(src, systems, fn) }, source, systems, opts, emit)
 }
 
 // scan is ScanFunc over prepared lines: feed calls fn with them, in order,
-// and returns the bytes read and the read error.
+// and returns the bytes read and the read error. The systems' Skip tests,
+// which feed runs, must already keep opts.AlarmPhrases (keepPhrases).
 func scan(feed func(fn func([]preparedLine)) (int64, error), source string, systems []System, opts Options, emit func(Event)) (Stats, []Diagnostic, error) {
 	st := Stats{Source: source}
-	systems = keepPhrases(systems, opts.AlarmPhrases)
 	decs := make([]Decoder, len(systems))
 	for i, s := range systems {
 		decs[i] = s.NewDecoder(source, opts)
