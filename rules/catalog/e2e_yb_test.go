@@ -3,6 +3,7 @@ package catalog_test
 import (
 	"fmt"
 	"path"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -290,6 +291,9 @@ func ybProblems(e *catalog.Entry, ex catalog.Example, want ybOutcome, res *parse
 			out = append(out, fmt.Sprintf("the finding does not state %s=%s: %s %v", n, want, f.Message, f.Facts))
 		}
 	}
+	if m := ybReplica.FindStringSubmatch(ex.Message); m != nil && (f.Subject.Tablet != m[1] || f.Subject.Peer != m[2]) {
+		out = append(out, fmt.Sprintf("the message names tablet %s peer %s, the finding's subject is %s", m[1], m[2], f.Subject))
+	}
 	kinds := map[string]bool{}
 	for _, ev := range res.Events {
 		kinds[ev.Kind()] = true
@@ -332,6 +336,10 @@ func ybStates(f rules.Finding, name, want string) bool {
 	}
 	return false
 }
+
+// ybReplica is the replica prefix a message may print (`T <tablet> P
+// <peer>`): a finding of it is about that replica.
+var ybReplica = regexp.MustCompile(`\bT ([0-9a-f]{32}) P ([0-9a-f]{32})\b`)
 
 // ybCited are the lines a finding of an example may cite: the alarm's
 // first line, or the line of its message that holds the entry's words (a

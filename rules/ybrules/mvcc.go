@@ -338,7 +338,13 @@ func (p *Pack) checkTooLow(r *ybstate.Replica, ev *yb.HTTooLow) {
 		p.tooLowFacts(ev, facts)
 		what := fmt.Sprintf(first.what, first.value)
 		if !first.value.Known() {
-			what = fmt.Sprintf(first.what, first.name) + " (mvcc.cc marked it violated; its value could not be read)"
+			what = fmt.Sprintf(first.what, first.name) + " (mvcc.cc marked it violated; its value could not be read"
+			if b := ev.Bound(first.name); b != nil && b.HasDiff {
+				// The difference mvcc.cc itself computed and printed.
+				what += fmt.Sprintf("; mvcc.cc printed ht.PhysicalDiff=%d", b.PhysDiff)
+				facts["printed_physical_diff"] = fmt.Sprint(b.PhysDiff)
+			}
+			what += ")"
 		}
 		p.add(rules.Finding{
 			Rule: g.rule, Severity: sev, Origin: origin, Subject: subject(r),
