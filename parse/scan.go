@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/logsleuth/logsleuth/unwrap"
 )
 
 // Line is one line of input offered to a decoder. Text has no line ending
@@ -133,6 +135,10 @@ type Stats struct {
 	// peers, Elasticsearch nodes), so a report can say which file is which
 	// node. Scan leaves it empty; the caller fills it.
 	SpeaksFor []string `json:"speaks_for,omitempty"`
+	// Envelope names the collector envelopes the lines were taken out
+	// of, outermost first (unwrap.Envelope.String); empty for plain
+	// lines.
+	Envelope string `json:"envelope,omitempty"`
 }
 
 // Result is what Scan read from one source.
@@ -214,15 +220,14 @@ func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit
 		}
 		sink.Diags = sink.Diags[:0]
 	}
-	offer := func(p preparedLine) {
-		lineNo++
-		st.Lines++
+	// offerAt offers the line numbered n.
+	offerAt := func(n int, p preparedLine) {
 		if p.flags&flagOverlong != 0 {
-			sink.Diag(Pos{source, lineNo}, "line longer than %d MiB; only its first %d MiB were read", MaxLine>>20, MaxLine>>20)
+			sink.Diag(Pos{source, n}, "line longer than %d MiB; only its first %d MiB were read", MaxLine>>20, MaxLine>>20)
 		}
 		if p.flags&flagBinary != 0 {
 			if binary == 0 {
-				binFirst = lineNo
+				binFirst = n
 			}
 			binary++
 			st.Unclaimed++
@@ -231,7 +236,7 @@ func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit
 		}
 		if p.flags&flagInvalid != 0 {
 			if invalid == 0 {
-				invFirst = lineNo
+				invFirst = n
 			}
 			invalid++
 		}
@@ -247,7 +252,10 @@ func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit
 			}
 			return
 		}
-		line := Line{Pos: Pos{Source: source, Line: lineNo}, Text: p.text}
+		line := Line{Pos: Pos{Source: source, Line: n}, Text: p.text}
+		if p.nanos != 0 {
+			line.Collected = time.Unix(0, p.nanos).UTC()
+		}
 		blank := p.flags&flagBlank != 0
 		claimed, owned := false, false
 		if active >= 0 {
@@ -277,12 +285,24 @@ func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit
 			flush()
 		}
 	}
-	n, err := lines(src, systems, func(ls []preparedLine) {
+	offer := func(p preparedLine) {
+		lineNo++
+		st.Lines++
+		offerAt(lineNo, p)
+	}
+	w := wrapped{systems: systems, join: unwrap.Joiner{Max: MaxLine}, offer: offerAt}
+	n, err := chunkLines(src, systems, true, func(c *chunk) {
+		ls := c.lines
+		if c.env != nil && w.env == nil {
+			w.start(c.env)
+			st.Envelope = c.env.String()
+		}
 		for i := 0; i < len(ls); {
 			p := &ls[i]
 			// A run of lines one system's Skip test took passes at once
-			// when no other system's decoder must see them.
-			if k := int(p.skip); p.run > 1 && (active < 0 || active == k) {
+			// when no other system's decoder must see them (nor an
+			// envelope's joined or reordered line wait for them).
+			if k := int(p.skip); p.run > 1 && (active < 0 || active == k) && !w.holding() {
 				lineNo += int(p.run)
 				st.Lines += int(p.run)
 				st.Unclaimed += int(p.run)
@@ -295,10 +315,28 @@ func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit
 				i += int(p.run)
 				continue
 			}
-			offer(*p)
+			if w.env == nil {
+				offer(*p)
+			} else {
+				lineNo++
+				st.Lines++
+				if p.flags&flagBad != 0 {
+					st.Unclaimed++
+					sink.Diag(Pos{source, lineNo}, "%v; skipped", c.bad[i])
+					flush()
+				} else {
+					w.line(lineNo, *p)
+				}
+			}
 			i++
 		}
 	})
+	if w.env != nil {
+		w.end()
+		if note := w.order.Note(); note != "" {
+			sink.Diag(Pos{Source: source}, "%s", note)
+		}
+	}
 	st.Bytes = n
 	if err != nil {
 		readError = fmt.Errorf("%s: read after line %d: %w", source, lineNo, err)
@@ -318,4 +356,86 @@ func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit
 	}
 	st.Diags = len(diags)
 	return st, diags, readError
+}
+
+// wrapped takes an envelope's lines on from the workers: it joins partial
+// lines, restores the order of a newest-first listing, and offers what
+// results at the envelope line's own number.
+type wrapped struct {
+	env     *unwrap.Envelope
+	systems []System
+	join    unwrap.Joiner
+	// order is set for an envelope that may list newest first.
+	order *unwrap.Reorder
+	offer func(n int, p preparedLine)
+}
+
+// maxReorder bounds the text held to put a newest-first listing back in
+// order.
+const maxReorder = 256 << 20
+
+func (w *wrapped) start(env *unwrap.Envelope) {
+	w.env = env
+	if env.MayDescend() {
+		w.order = &unwrap.Reorder{Max: maxReorder}
+	}
+}
+
+// holding says lines are held, so every line must pass through w.
+func (w *wrapped) holding() bool { return w.join.Pending() || w.order != nil }
+
+func (w *wrapped) line(n int, p preparedLine) {
+	if p.flags&flagNoLine != 0 {
+		return
+	}
+	if p.flags&flagPartial != 0 || w.join.Waiting(p.stream) {
+		l, ok := w.join.Add(n, unwrap.Inner{Text: p.text, Nanos: p.nanos, Stream: p.stream, Partial: p.flags&flagPartial != 0})
+		if !ok {
+			return
+		}
+		w.deliver(l, p.flags&(flagInvalid|flagOverlong))
+		return
+	}
+	if w.order != nil {
+		w.deliver(unwrap.Line{Num: n, Text: p.text, Nanos: p.nanos}, p.flags)
+		return
+	}
+	w.offer(n, p)
+}
+
+// deliver offers a line made by joining or held for reordering: its
+// flags and Skip verdict are taken again from its text.
+func (w *wrapped) deliver(l unwrap.Line, flags uint8) {
+	if w.order != nil {
+		if flags&flagBinary != 0 {
+			w.offer(l.Num, preparedLine{text: l.Text, flags: flagBinary, skip: -1})
+			return
+		}
+		l.Cut = l.Cut || flags&flagOverlong != 0
+		w.order.Add(l, w.offerLine)
+		return
+	}
+	w.offerLine(l)
+}
+
+func (w *wrapped) offerLine(l unwrap.Line) {
+	p := preparedLine{text: l.Text, nanos: l.Nanos, skip: -1}
+	if l.Cut {
+		p.flags |= flagOverlong
+	}
+	if blank(p.text) {
+		p.flags |= flagBlank
+	} else {
+		p.skip = skipOf(w.systems, p.text)
+	}
+	w.offer(l.Num, p)
+}
+
+func (w *wrapped) end() {
+	for _, l := range w.join.End() {
+		w.deliver(l, 0)
+	}
+	if w.order != nil {
+		w.order.End(w.offerLine)
+	}
 }
