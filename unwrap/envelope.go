@@ -631,9 +631,16 @@ func grepNumber(line []byte, i int) (int, bool) {
 	if j == i || j >= len(line) || (line[j] != ':' && line[j] != '-') {
 		return 0, false
 	}
+	if line[i] == '0' {
+		return 0, false
+	}
 	if j-i <= 2 && line[j] == ':' {
+		// A clock, hh:mm:ss[.frac], is not a line number and its text.
 		if _, ok := digits2(line, j+1); ok {
-			return 0, false
+			k := j + 3
+			if k >= len(line) || line[k] == ':' || line[k] == ' ' || (line[k] == '.' || line[k] == ',') && k+1 < len(line) && line[k+1] >= '0' && line[k+1] <= '9' {
+				return 0, false
+			}
 		}
 	}
 	return j + 1, true
@@ -646,7 +653,7 @@ func stripGrepNumbers(_ *layer, line []byte, _ *[]byte) (Inner, bool) {
 		return Inner{NoLine: true}, true
 	}
 	j, ok := grepNumber(line, 0)
-	if !ok || line[0] == '0' {
+	if !ok {
 		return Inner{}, false
 	}
 	return Inner{Text: line[j:]}, true
@@ -655,6 +662,9 @@ func stripGrepNumbers(_ *layer, line []byte, _ *[]byte) (Inner, bool) {
 // grepPath reads a `<path>:<n>:` prefix: the first colon before a line
 // number, in a path without spaces.
 func grepPath(line []byte) (path []byte, next int, ok bool) {
+	if len(line) == 0 || line[0] == '[' {
+		return nil, 0, false
+	}
 	for i := 1; i < len(line) && i < 4096; i++ {
 		switch line[i] {
 		case ' ', '\t', '[', '{', '"':
