@@ -72,6 +72,10 @@ type layer struct {
 	first [256]bool
 	// paths are the file names a grep -rn listing prefixes lines with.
 	paths [][]byte
+	// matches says a grep -n listing's head holds a match line (`12:`),
+	// not only what could be context lines (`2023-10-07 ...` reads as
+	// line 2023's context).
+	matches bool
 }
 
 // kinds is the table of envelopes, tried in this order: where two take
@@ -87,7 +91,7 @@ var kinds = []*kind{
 	{name: "journald short-iso (journalctl -o short-iso)", first: "0123456789-", strip: stripJournalISO},
 	{name: "journald short (journalctl)", first: "ADFJMNOS-", strip: stripJournalShort},
 	{name: "kubectl logs --prefix", first: "[", strip: stripKubectlPrefix},
-	{name: "grep -n", first: "0123456789-", strip: stripGrepNumbers},
+	{name: "grep -n", first: "0123456789-", strip: stripGrepNumbers, learn: learnGrepNumbers},
 	{name: "grep -rn", strip: stripGrepPaths, learn: learnGrepPaths},
 	{name: "> quoted paste", first: ">", strip: stripQuote},
 	{name: "cat -n numbered paste", first: " 0123456789", strip: stripCatN},
@@ -249,7 +253,7 @@ func (e *Envelope) Strip(line []byte, buf *[]byte) Inner {
 // Head returns the inner lines of a source's head, one a line: what a
 // test of whether a file is a log should look at.
 func Head(head []byte) []byte {
-	lines := bytes.Split(head, []byte("\n"))
+	lines := bytes.Split(bytes.TrimSuffix(head, []byte("\n")), []byte("\n"))
 	env := Detect(lines)
 	if env == nil {
 		return head
@@ -646,9 +650,21 @@ func grepNumber(line []byte, i int) (int, bool) {
 	return j + 1, true
 }
 
+func learnGrepNumbers(l *layer, head [][]byte) {
+	for _, line := range head {
+		if j, ok := grepNumber(line, 0); ok && line[j-1] == ':' {
+			l.matches = true
+			return
+		}
+	}
+}
+
 // stripGrepNumbers: `<n>:<line>` (a match) and `<n>-<line>` (context),
 // grep -n on one file; `--` between groups.
-func stripGrepNumbers(_ *layer, line []byte, _ *[]byte) (Inner, bool) {
+func stripGrepNumbers(l *layer, line []byte, _ *[]byte) (Inner, bool) {
+	if !l.matches {
+		return Inner{}, false
+	}
 	if len(line) == 2 && line[0] == '-' && line[1] == '-' {
 		return Inner{NoLine: true}, true
 	}
