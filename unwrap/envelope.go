@@ -61,6 +61,8 @@ type kind struct {
 	strip func(l *layer, line []byte, buf *[]byte) (in Inner, ok bool)
 	// descends says the collector may list newest first (Loki).
 	descends bool
+	// bytes says the envelope can carry lines that are not UTF-8.
+	bytes bool
 	// learn, when set, fills a layer's parameters from the head lines it
 	// took (grep's paths).
 	learn func(l *layer, head [][]byte)
@@ -84,7 +86,7 @@ type layer struct {
 var kinds = []*kind{
 	{name: "docker json-file", first: "{", strip: stripDocker},
 	{name: "Loki jsonl (logcli -o jsonl)", first: "{", strip: stripLokiJSONL, descends: true},
-	{name: "journald json (journalctl -o json)", first: "{", strip: stripJournalJSON},
+	{name: "journald json (journalctl -o json)", first: "{", strip: stripJournalJSON, bytes: true},
 	{name: "CRI (kubelet node log)", first: "0123456789", strip: stripCRI},
 	{name: "Loki default (logcli -o default)", first: "0123456789", strip: stripLokiDefault, descends: true},
 	{name: "RFC 3339 timestamps (kubectl logs --timestamps, CI step log)", first: "0123456789", strip: stripTimestamp},
@@ -115,14 +117,15 @@ func (e *Envelope) String() string {
 	return strings.Join(names, " > ")
 }
 
-// Decodes says some layer decodes its lines (JSON escapes, journald's
-// byte arrays), so an inner line may need checking as UTF-8.
+// Decodes says some layer decodes bytes that may not be UTF-8 (journald's
+// byte arrays), so an inner line needs checking. JSON escapes decode to
+// UTF-8 (a lone surrogate to U+FFFD).
 func (e *Envelope) Decodes() bool {
 	if e == nil {
 		return false
 	}
 	for _, l := range e.layers {
-		if l.k.first == "{" {
+		if l.k.bytes {
 			return true
 		}
 	}

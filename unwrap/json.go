@@ -1,6 +1,7 @@
 package unwrap
 
 import (
+	"bytes"
 	"errors"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -89,19 +90,26 @@ func trailing(b []byte, i int) error {
 	return nil
 }
 
-// skipString returns the index after the string that starts at b[i].
+// skipString returns the index after the string that starts at b[i]. It
+// jumps from quote to quote: a quote ends the string unless an odd number
+// of backslashes stands before it.
 func skipString(b []byte, i int) (int, error) {
-	for j := i + 1; j < len(b); j++ {
-		switch c := b[j]; {
-		case c == '"':
-			return j + 1, nil
-		case c == '\\':
-			j++
-		case c < ' ':
-			return 0, errSyntax
+	j := i + 1
+	for {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return 0, errTruncated
 		}
+		q := j + k
+		n := 0
+		for p := q - 1; p > i && b[p] == '\\'; p-- {
+			n++
+		}
+		if n%2 == 0 {
+			return q + 1, nil
+		}
+		j = q + 1
 	}
-	return 0, errTruncated
 }
 
 // maxDepth bounds the nesting skipValue follows.
