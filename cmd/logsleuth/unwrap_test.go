@@ -336,3 +336,26 @@ func TestEnvelopesGiveThePlainFindings(t *testing.T) {
 	}
 	assert.Greater(t, found, 5, "the samples hold findings to compare")
 }
+
+// A docker json-file record cut in the middle is a diagnostic naming its
+// file and line; the records around it are read and the findings stand.
+func TestBrokenRecordIsADiagnostic(t *testing.T) {
+	b, err := os.ReadFile(sample)
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	var out []string
+	for _, w := range wrappers {
+		if w.name == "docker-json" {
+			out, _ = w.wrap(lines)
+		}
+	}
+	require.NotEmpty(t, out)
+	out = append(out[:10], append([]string{`{"log":"I1007 16:39:07.4977`}, out[10:]...)...)
+	path := filepath.Join(t.TempDir(), "yb-tserver.json.log")
+	require.NoError(t, os.WriteFile(path, []byte(strings.Join(out, "\n")+"\n"), 0o644))
+	r := logsleuth(t, "", nil, "analyze", path)
+	assert.Equal(t, exitFindings, r.code, r.stderr)
+	assert.Contains(t, r.stderr, path+":11: not a readable docker json-file record: the record ends inside a value; skipped")
+	assert.Contains(t, r.stdout, "error   yb/mvcc/ht-below-safe-time  (confirmed)")
+	assert.Contains(t, r.stdout, "2 findings (2 errors) in 1 source")
+}
