@@ -104,3 +104,45 @@ func TestScanSkipSeesInnerLines(t *testing.T) {
 	assert.Equal(t, 2, res.Stats.Unclaimed)
 	assert.Equal(t, 3, res.Stats.Lines)
 }
+
+// FuzzScanWrapped: whatever follows an envelope's head, Scan neither
+// panics nor loses count of the lines, and every position is one of the
+// input's lines.
+func FuzzScanWrapped(f *testing.F) {
+	for _, s := range []string{
+		"2023-10-07T16:39:00.1Z stdout P a\n2023-10-07T16:39:00.2Z stdout F b\n",
+		`{"log":"a\n","stream":"stdout","time":"2023-10-07T16:39:00Z"}` + "\n" + `{"log":"\ud800`,
+		`{"labels":{},"line":"b","timestamp":"2023-10-07T16:39:02Z"}` + "\n" + `{"labels":{},"line":"a","timestamp":"2023-10-07T16:39:01Z"}`,
+		`{"__REALTIME_TIMESTAMP":"1","MESSAGE":[255,0,10]}`,
+		"a.log:1:x\na.log-2-y\n--\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		var seen []string
+		s := System{Name: "seen", NewDecoder: func(string, Options) Decoder { return &seenDecoder{&seen} }}
+		res, err := Scan(strings.NewReader(in), "f.log", []System{s}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := strings.Count(in, "\n")
+		if len(in) > 0 && !strings.HasSuffix(in, "\n") {
+			n++
+		}
+		if res.Stats.Lines != n {
+			t.Fatalf("%d lines counted, %d in the input", res.Stats.Lines, n)
+		}
+		for _, d := range res.Diags {
+			if d.Pos.Line < 0 || d.Pos.Line > n {
+				t.Fatalf("diagnostic at line %d of %d", d.Pos.Line, n)
+			}
+		}
+		for _, l := range seen {
+			var num int
+			fmt.Sscan(l, &num)
+			if num < 1 || num > n {
+				t.Fatalf("line offered at %d of %d", num, n)
+			}
+		}
+	})
+}
