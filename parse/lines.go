@@ -69,9 +69,19 @@ type chunk struct {
 	// env is the envelope the input's lines are in (nil for plain
 	// lines), detected from the first chunk; arena holds the text it
 	// decodes, and bad says why each flagBad line could not be read.
-	env   *unwrap.Envelope
-	arena []byte
-	bad   map[int]error
+	env     *unwrap.Envelope
+	scratch unwrap.Scratch
+	bad     map[int]error
+	// subs says, for a listing of several files' lines (grep -rn), which
+	// file and line each line is from; indexed like lines, and shorter
+	// when the last lines say nothing.
+	subs []subRef
+}
+
+// subRef is the file and line number a listing gives a line.
+type subRef struct {
+	src []byte
+	num int
 }
 
 // chunks holds chunks no one uses, for the next chunk of this input or of
@@ -83,7 +93,10 @@ func getChunk() *chunk {
 	c := chunks.Get().(*chunk)
 	c.data, c.over, c.lines = nil, false, c.lines[:0]
 	c.bytes, c.err, c.done = 0, nil, make(chan struct{})
-	c.env, c.arena, c.bad = nil, c.arena[:0], nil
+	c.env, c.bad = nil, nil
+	c.scratch = unwrap.Scratch{Buf: c.scratch.Buf[:0]}
+	clear(c.subs)
+	c.subs = c.subs[:0]
 	return c
 }
 
@@ -199,11 +212,11 @@ func prepare(c *chunk, systems []System) {
 	binary := bytes.IndexByte(data, 0) >= 0
 	valid := utf8.Valid(data)
 	env := c.env
-	decodes := env.Decodes()
-	if env != nil && cap(c.arena) < len(data) {
+	decodes, splits := env.Decodes(), env.Splits()
+	if env != nil && cap(c.scratch.Buf) < len(data) {
 		// Decoded text is never longer than the JSON it came from: one
-		// arena per chunk holds it all.
-		c.arena = make([]byte, 0, len(data))
+		// buffer per chunk holds it all.
+		c.scratch.Buf = make([]byte, 0, len(data))
 	}
 	for len(data) > 0 {
 		i := bytes.IndexByte(data, '\n')
@@ -222,7 +235,7 @@ func prepare(c *chunk, systems []System) {
 			p.flags = flagOverlong
 		}
 		if env != nil && !(binary && bytes.IndexByte(p.text, 0) >= 0) {
-			in := env.Strip(p.text, &c.arena)
+			in := env.Strip(p.text, &c.scratch)
 			switch {
 			case in.Err != nil:
 				p.flags |= flagBad
@@ -238,6 +251,12 @@ func prepare(c *chunk, systems []System) {
 				continue
 			}
 			p.text, p.stream, p.nanos = in.Text, in.Stream, in.Nanos
+			if splits && in.Source != nil {
+				for len(c.subs) < len(c.lines) {
+					c.subs = append(c.subs, subRef{})
+				}
+				c.subs = append(c.subs, subRef{in.Source, in.Num})
+			}
 			if in.Partial {
 				p.flags |= flagPartial
 			}

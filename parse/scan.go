@@ -178,23 +178,30 @@ const MaxDiags = 1000
 // line has been read), in line order, with its time filled in.
 func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit func(Event)) (Stats, []Diagnostic, error) {
 	st := Stats{Source: source}
-	decs := make([]Decoder, len(systems))
-	for i, s := range systems {
-		decs[i] = s.NewDecoder(source, opts)
+	newTarget := func(name string) *target {
+		t := &target{name: name, decs: make([]Decoder, len(systems)), active: -1}
+		for i, s := range systems {
+			t.decs[i] = s.NewDecoder(name, opts)
+		}
+		return t
 	}
+	// cur is the source whose decoders read the line at hand: the input,
+	// or in a listing of several files' lines, the file the line is from.
+	main := newTarget(source)
+	cur := main
 	var (
 		sink      Sink
 		diags     []Diagnostic
 		dropped   int
-		active    = -1
-		lastTime  time.Time
-		hasTime   bool
 		binary    int
 		binFirst  int
 		invalid   int
 		invFirst  int
 		lineNo    int
 		readError error
+		split     bool
+		targets   = []*target{main}
+		byName    = map[string]*target{}
 	)
 	// flush hands the events decoded so far to emit, giving each without a
 	// time the time of the last timed line before it.
@@ -202,12 +209,16 @@ func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit
 		for _, e := range sink.Events {
 			m := e.Info()
 			if m.Timed {
-				lastTime, hasTime = m.Time, true
-			} else if hasTime {
-				m.Time = lastTime
+				cur.lastTime, cur.hasTime = m.Time, true
+			} else if cur.hasTime {
+				m.Time = cur.lastTime
 			}
 			st.Events++
-			emit(e)
+			if split {
+				cur.events = append(cur.events, e)
+			} else {
+				emit(e)
+			}
 		}
 		clear(sink.Events)
 		sink.Events = sink.Events[:0]
@@ -220,8 +231,21 @@ func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit
 		}
 		sink.Diags = sink.Diags[:0]
 	}
-	// offerAt offers the line numbered n.
-	offerAt := func(n int, p preparedLine) {
+	// offerAt offers the line numbered n, or in a listing of several
+	// files, the line ref says.
+	offerAt := func(n int, p preparedLine, ref subRef) {
+		cur = main
+		if ref.src != nil {
+			t := byName[string(ref.src)]
+			if t == nil {
+				t = newTarget(string(ref.src))
+				byName[t.name] = t
+				targets = append(targets, t)
+			}
+			cur, n = t, ref.num
+		}
+		source, active, decs := cur.name, cur.active, cur.decs
+		defer func() { cur.active = active }()
 		if p.flags&flagOverlong != 0 {
 			sink.Diag(Pos{source, n}, "line longer than %d MiB; only its first %d MiB were read", MaxLine>>20, MaxLine>>20)
 		}
@@ -288,7 +312,7 @@ func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit
 	offer := func(p preparedLine) {
 		lineNo++
 		st.Lines++
-		offerAt(lineNo, p)
+		offerAt(lineNo, p, subRef{})
 	}
 	w := wrapped{systems: systems, join: unwrap.Joiner{Max: MaxLine}, offer: offerAt}
 	n, err := chunkLines(src, systems, true, func(c *chunk) {
@@ -296,17 +320,19 @@ func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit
 		if c.env != nil && w.env == nil {
 			w.start(c.env)
 			st.Envelope = c.env.String()
+			split = c.env.Splits()
 		}
 		for i := 0; i < len(ls); {
 			p := &ls[i]
 			// A run of lines one system's Skip test took passes at once
 			// when no other system's decoder must see them (nor an
 			// envelope's joined or reordered line wait for them).
-			if k := int(p.skip); p.run > 1 && (active < 0 || active == k) && !w.holding() {
+			if k := int(p.skip); p.run > 1 && (main.active < 0 || main.active == k) && !w.holding() && !split {
 				lineNo += int(p.run)
 				st.Lines += int(p.run)
 				st.Unclaimed += int(p.run)
-				if b, ok := decs[k].(Breaker); ok {
+				cur = main
+				if b, ok := main.decs[k].(Breaker); ok {
 					b.Break(&sink)
 				}
 				if len(sink.Events) > 0 || len(sink.Diags) > 0 {
@@ -325,7 +351,11 @@ func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit
 					sink.Diag(Pos{source, lineNo}, "%v; skipped", c.bad[i])
 					flush()
 				} else {
-					w.line(lineNo, *p)
+					var ref subRef
+					if i < len(c.subs) {
+						ref = c.subs[i]
+					}
+					w.line(lineNo, *p, ref)
 				}
 			}
 			i++
@@ -341,9 +371,14 @@ func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit
 	if err != nil {
 		readError = fmt.Errorf("%s: read after line %d: %w", source, lineNo, err)
 	}
-	for _, d := range decs {
-		d.End(&sink)
+	for _, t := range targets {
+		cur = t
+		for _, d := range t.decs {
+			d.End(&sink)
+		}
+		flush()
 	}
+	cur = main
 	if binary > 0 {
 		sink.Diag(Pos{source, binFirst}, "%d line(s) hold binary data (NUL bytes), first at line %d; skipped", binary, binFirst)
 	}
@@ -351,6 +386,9 @@ func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit
 		sink.Diag(Pos{source, invFirst}, "%d line(s) are not valid UTF-8, first at line %d; bad bytes read as U+FFFD", invalid, invFirst)
 	}
 	flush()
+	if split {
+		mergeTargets(targets, emit)
+	}
 	if dropped > 0 {
 		diags = append(diags, Diagnostic{Pos: Pos{Source: source}, Message: fmt.Sprintf("%d more diagnostics not kept", dropped)})
 	}
@@ -367,7 +405,7 @@ type wrapped struct {
 	join    unwrap.Joiner
 	// order is set for an envelope that may list newest first.
 	order *unwrap.Reorder
-	offer func(n int, p preparedLine)
+	offer func(n int, p preparedLine, ref subRef)
 }
 
 // maxReorder bounds the text held to put a newest-first listing back in
@@ -384,7 +422,7 @@ func (w *wrapped) start(env *unwrap.Envelope) {
 // holding says lines are held, so every line must pass through w.
 func (w *wrapped) holding() bool { return w.join.Pending() || w.order != nil }
 
-func (w *wrapped) line(n int, p preparedLine) {
+func (w *wrapped) line(n int, p preparedLine, ref subRef) {
 	if p.flags&flagNoLine != 0 {
 		return
 	}
@@ -400,7 +438,7 @@ func (w *wrapped) line(n int, p preparedLine) {
 		w.deliver(unwrap.Line{Num: n, Text: p.text, Nanos: p.nanos}, p.flags)
 		return
 	}
-	w.offer(n, p)
+	w.offer(n, p, ref)
 }
 
 // deliver offers a line made by joining or held for reordering: its
@@ -408,7 +446,7 @@ func (w *wrapped) line(n int, p preparedLine) {
 func (w *wrapped) deliver(l unwrap.Line, flags uint8) {
 	if w.order != nil {
 		if flags&flagBinary != 0 {
-			w.offer(l.Num, preparedLine{text: l.Text, flags: flagBinary, skip: -1})
+			w.offer(l.Num, preparedLine{text: l.Text, flags: flagBinary, skip: -1}, subRef{})
 			return
 		}
 		l.Cut = l.Cut || flags&flagOverlong != 0
@@ -428,7 +466,7 @@ func (w *wrapped) offerLine(l unwrap.Line) {
 	} else {
 		p.skip = skipOf(w.systems, p.text)
 	}
-	w.offer(l.Num, p)
+	w.offer(l.Num, p, subRef{})
 }
 
 func (w *wrapped) end() {
@@ -437,5 +475,56 @@ func (w *wrapped) end() {
 	}
 	if w.order != nil {
 		w.order.End(w.offerLine)
+	}
+}
+
+// target is one source's decoders: the input's, or in a listing of
+// several files' lines (grep -rn), one file's.
+type target struct {
+	name   string
+	decs   []Decoder
+	active int
+	// lastTime is the time of the last timed event, for the untimed
+	// events after it.
+	lastTime time.Time
+	hasTime  bool
+	// events are held, in a listing of several files, until all are
+	// read and can be merged by time.
+	events []Event
+}
+
+// mergeTargets emits the events of several files read out of one listing
+// by wall time across the files, in line order within one (a clock that
+// steps back in a file does not reorder it), ties in the order the files
+// first appeared: as if the files had been given apart.
+func mergeTargets(targets []*target, emit func(Event)) {
+	next := make([]int, len(targets))
+	high := make([]time.Time, len(targets))
+	key := func(i int) time.Time {
+		t := targets[i].events[next[i]].Info().Time
+		if t.Before(high[i]) {
+			return high[i]
+		}
+		return t
+	}
+	for {
+		best := -1
+		var bestKey time.Time
+		for i, t := range targets {
+			if next[i] >= len(t.events) {
+				continue
+			}
+			if k := key(i); best < 0 || k.Before(bestKey) {
+				best, bestKey = i, k
+			}
+		}
+		if best < 0 {
+			return
+		}
+		high[best] = bestKey
+		e := targets[best].events[next[best]]
+		targets[best].events[next[best]] = nil
+		next[best]++
+		emit(e)
 	}
 }

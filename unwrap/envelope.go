@@ -41,6 +41,11 @@ type Inner struct {
 	// Err says the line is the envelope's but could not be read (a
 	// docker record that is not valid JSON); Text is then the line.
 	Err error
+	// Source and Num are the file and line number a listing over several
+	// files (grep -rn) gives the line, or nil and 0. Source aliases the
+	// envelope line.
+	Source []byte
+	Num    int
 }
 
 // Time returns the collector's time, or the zero time.
@@ -58,7 +63,7 @@ type kind struct {
 	first string
 	// strip takes the envelope off line; ok is false when the line is not
 	// in this envelope (it is passed on whole).
-	strip func(l *layer, line []byte, buf *[]byte) (in Inner, ok bool)
+	strip func(l *layer, line []byte, s *Scratch) (in Inner, ok bool)
 	// descends says the collector may list newest first (Loki).
 	descends bool
 	// bytes says the envelope can carry lines that are not UTF-8.
@@ -146,6 +151,21 @@ func (e *Envelope) MayDescend() bool {
 	return false
 }
 
+// Splits says the envelope is a listing that names the file of each line
+// (grep -rn, grep -Hn): each line's Source and Num say which file and
+// line it is, and the files are best read apart, cited by those.
+func (e *Envelope) Splits() bool {
+	if e == nil {
+		return false
+	}
+	for _, l := range e.layers {
+		if len(l.paths) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // MaxDepth is how many envelopes Detect looks for inside one another.
 const MaxDepth = 4
 
@@ -166,7 +186,7 @@ func Detect(head [][]byte) *Envelope {
 		}
 	}
 	var env Envelope
-	var buf []byte
+	var buf Scratch
 	for depth := 0; depth < MaxDepth && len(lines) > 0; depth++ {
 		best, bestN := -1, 0
 		for i, k := range kinds {
@@ -216,11 +236,22 @@ func newLayer(k *kind, head [][]byte) layer {
 	return l
 }
 
-// Strip takes the envelope off one line. Decoded text (JSON escapes) is
-// appended to *buf; the caller keeps buf alive as long as the text. A line
-// that does not start the way the envelope's lines do fails one byte test
-// and comes back as it is.
-func (e *Envelope) Strip(line []byte, buf *[]byte) Inner {
+// Scratch is what one reader of a source's lines keeps between calls
+// to Strip: the buffer decoded text goes to, and the files a grep -rn
+// listing has named so far.
+type Scratch struct {
+	// Buf receives decoded text (JSON escapes); the caller keeps it alive
+	// as long as the text and may reset it to Buf[:0] when no text is.
+	Buf []byte
+	// paths are files named by match lines since the head.
+	paths [][]byte
+}
+
+// Strip takes the envelope off one line. A line that does not start the
+// way the envelope's lines do fails one byte test and comes back as it
+// is. Lines stripped with one Scratch should be in order: a grep -rn
+// listing's context lines are told by the files its match lines named.
+func (e *Envelope) Strip(line []byte, s *Scratch) Inner {
 	in := Inner{Text: line}
 	for i := range e.layers {
 		l := &e.layers[i]
@@ -228,7 +259,7 @@ func (e *Envelope) Strip(line []byte, buf *[]byte) Inner {
 		if len(t) == 0 || !l.first[t[0]] {
 			break
 		}
-		out, ok := l.k.strip(l, t, buf)
+		out, ok := l.k.strip(l, t, s)
 		if !ok {
 			break
 		}
@@ -239,6 +270,9 @@ func (e *Envelope) Strip(line []byte, buf *[]byte) Inner {
 		}
 		if in.Stream == NoStream {
 			in.Stream = out.Stream
+		}
+		if in.Source == nil {
+			in.Source, in.Num = out.Source, out.Num
 		}
 		in.Partial = in.Partial || out.Partial
 		if out.Err != nil {
@@ -261,10 +295,11 @@ func Head(head []byte) []byte {
 	if env == nil {
 		return head
 	}
-	var out, buf []byte
+	var out []byte
+	var s Scratch
 	for _, line := range lines {
 		line = bytes.TrimSuffix(line, []byte("\r"))
-		in := env.Strip(line, &buf)
+		in := env.Strip(line, &s)
 		if in.NoLine || in.Err != nil {
 			continue
 		}
@@ -277,7 +312,7 @@ func Head(head []byte) []byte {
 
 // stripTimestamp: `<RFC3339[Nano]> <line>`, kubectl logs --timestamps,
 // logcli --no-labels, a GitHub Actions step log (seven fraction digits).
-func stripTimestamp(_ *layer, line []byte, _ *[]byte) (Inner, bool) {
+func stripTimestamp(_ *layer, line []byte, _ *Scratch) (Inner, bool) {
 	t, n, ok := rfc3339(line, false)
 	if !ok {
 		return Inner{}, false
@@ -293,7 +328,7 @@ func stripTimestamp(_ *layer, line []byte, _ *[]byte) (Inner, bool) {
 
 // stripCRI: `<RFC3339Nano> <stdout|stderr> <F|P> <line>`, the kubelet's
 // container log files (/var/log/pods/...), P for a partial line.
-func stripCRI(_ *layer, line []byte, _ *[]byte) (Inner, bool) {
+func stripCRI(_ *layer, line []byte, _ *Scratch) (Inner, bool) {
 	t, n, ok := rfc3339(line, false)
 	if !ok || len(line) < n+10 || line[n] != ' ' {
 		return Inner{}, false
@@ -323,7 +358,7 @@ func stripCRI(_ *layer, line []byte, _ *[]byte) (Inner, bool) {
 
 // stripLokiDefault: `<RFC3339> {labels}<padding> <line>`, logcli's
 // default output (the line trimmed of white space by logcli).
-func stripLokiDefault(_ *layer, line []byte, _ *[]byte) (Inner, bool) {
+func stripLokiDefault(_ *layer, line []byte, _ *Scratch) (Inner, bool) {
 	t, n, ok := rfc3339(line, false)
 	if !ok || len(line) < n+3 || line[n] != ' ' || line[n+1] != '{' {
 		return Inner{}, false
@@ -350,7 +385,7 @@ func stripLokiDefault(_ *layer, line []byte, _ *[]byte) (Inner, bool) {
 
 // stripKubectlPrefix: `[pod/<name>/<container>] <line>`, kubectl logs
 // --prefix.
-func stripKubectlPrefix(_ *layer, line []byte, _ *[]byte) (Inner, bool) {
+func stripKubectlPrefix(_ *layer, line []byte, _ *Scratch) (Inner, bool) {
 	if !bytes.HasPrefix(line, []byte("[pod/")) {
 		return Inner{}, false
 	}
@@ -403,7 +438,7 @@ func journalTail(line []byte) ([]byte, bool) {
 
 // stripJournalShort: `Oct 07 16:39:00 <host> <unit>[<pid>]: <message>`,
 // journalctl's default output (no year: no collection time).
-func stripJournalShort(_ *layer, line []byte, _ *[]byte) (Inner, bool) {
+func stripJournalShort(_ *layer, line []byte, _ *Scratch) (Inner, bool) {
 	if line[0] == '-' {
 		if journalMarker(line) {
 			return Inner{NoLine: true}, true
@@ -423,7 +458,7 @@ func stripJournalShort(_ *layer, line []byte, _ *[]byte) (Inner, bool) {
 
 // stripJournalISO: `2023-10-07T16:39:00[.ffffff]+0000 <host> <unit>[<pid>]:
 // <message>`, journalctl -o short-iso and short-iso-precise.
-func stripJournalISO(_ *layer, line []byte, _ *[]byte) (Inner, bool) {
+func stripJournalISO(_ *layer, line []byte, _ *Scratch) (Inner, bool) {
 	if line[0] == '-' {
 		if journalMarker(line) {
 			return Inner{NoLine: true}, true
@@ -473,7 +508,7 @@ var errNoLog = errors.New("no log field")
 // stripDocker: `{"log":"<line>\n","stream":"stderr","time":"<RFC3339Nano>"}`,
 // docker's json-file driver. A record whose log does not end in a newline
 // was split (at 16 KiB) and goes on in the next record of its stream.
-func stripDocker(_ *layer, line []byte, buf *[]byte) (Inner, bool) {
+func stripDocker(_ *layer, line []byte, s *Scratch) (Inner, bool) {
 	var in Inner
 	var logv, timev []byte
 	err := eachField(line, func(key, val []byte) error {
@@ -511,7 +546,7 @@ func stripDocker(_ *layer, line []byte, buf *[]byte) (Inner, bool) {
 	// Nearly every record's only escape is its closing newline.
 	if i := bytes.IndexByte(body, '\\'); i == len(body)-2 && body[i+1] == 'n' {
 		in.Text = body[:i]
-	} else if in.Text, err = stringField(logv, buf); err != nil {
+	} else if in.Text, err = stringField(logv, &s.Buf); err != nil {
 		return Inner{Text: line, Err: err}, true
 	} else if bytes.HasSuffix(in.Text, []byte("\n")) {
 		in.Text = in.Text[:len(in.Text)-1]
@@ -530,7 +565,7 @@ func looksLike(line []byte, key string) bool {
 
 // stripLokiJSONL: `{"labels":{...},"line":"<line>","timestamp":"<RFC3339Nano>"}`,
 // logcli -o jsonl.
-func stripLokiJSONL(_ *layer, line []byte, buf *[]byte) (Inner, bool) {
+func stripLokiJSONL(_ *layer, line []byte, s *Scratch) (Inner, bool) {
 	var linev, tsv []byte
 	err := eachField(line, func(key, val []byte) error {
 		switch string(key) {
@@ -554,7 +589,7 @@ func stripLokiJSONL(_ *layer, line []byte, buf *[]byte) (Inner, bool) {
 	if in.Nanos, err = timeField(tsv); err != nil {
 		return Inner{Text: line, Err: err}, true
 	}
-	if in.Text, err = stringField(linev, buf); err != nil {
+	if in.Text, err = stringField(linev, &s.Buf); err != nil {
 		return Inner{Text: line, Err: err}, true
 	}
 	in.Text = bytes.TrimSuffix(in.Text, []byte("\n"))
@@ -566,7 +601,7 @@ var errNullMessage = errors.New("MESSAGE is null (journalctl leaves out fields o
 // stripJournalJSON: `journalctl -o json`: MESSAGE a string, or an array of
 // bytes when it is not UTF-8; __REALTIME_TIMESTAMP in microseconds, as a
 // decimal string.
-func stripJournalJSON(_ *layer, line []byte, buf *[]byte) (Inner, bool) {
+func stripJournalJSON(_ *layer, line []byte, s *Scratch) (Inner, bool) {
 	var msgv, tsv []byte
 	seen := false
 	err := eachField(line, func(key, val []byte) error {
@@ -613,14 +648,14 @@ func stripJournalJSON(_ *layer, line []byte, buf *[]byte) (Inner, bool) {
 	case string(msgv) == "null":
 		return Inner{Text: line, Err: errNullMessage}, true
 	case msgv[0] == '[':
-		start := len(*buf)
-		*buf, err = appendByteArray(*buf, msgv)
+		start := len(s.Buf)
+		s.Buf, err = appendByteArray(s.Buf, msgv)
 		if err != nil {
 			return Inner{Text: line, Err: err}, true
 		}
-		in.Text = (*buf)[start:len(*buf):len(*buf)]
+		in.Text = s.Buf[start:len(s.Buf):len(s.Buf)]
 	default:
-		if in.Text, err = stringField(msgv, buf); err != nil {
+		if in.Text, err = stringField(msgv, &s.Buf); err != nil {
 			return Inner{Text: line, Err: err}, true
 		}
 	}
@@ -631,26 +666,35 @@ func stripJournalJSON(_ *layer, line []byte, buf *[]byte) (Inner, bool) {
 // grepNumber reads `<digits>(:|-)` at line[i:] and returns the index
 // after it. A clock reading (`16:39:00`) is not taken for a line number.
 func grepNumber(line []byte, i int) (int, bool) {
+	next, _, ok := grepNum(line, i)
+	return next, ok
+}
+
+// grepNum is grepNumber with the number's value.
+func grepNum(line []byte, i int) (next, num int, ok bool) {
 	j := i
 	for j < len(line) && line[j] >= '0' && line[j] <= '9' {
+		if num < 1<<40 {
+			num = num*10 + int(line[j]-'0')
+		}
 		j++
 	}
 	if j == i || j >= len(line) || (line[j] != ':' && line[j] != '-') {
-		return 0, false
+		return 0, 0, false
 	}
 	if line[i] == '0' {
-		return 0, false
+		return 0, 0, false
 	}
 	if j-i <= 2 && line[j] == ':' {
 		// A clock, hh:mm:ss[.frac], is not a line number and its text.
 		if _, ok := digits2(line, j+1); ok {
 			k := j + 3
 			if k >= len(line) || line[k] == ':' || line[k] == ' ' || (line[k] == '.' || line[k] == ',') && k+1 < len(line) && line[k+1] >= '0' && line[k+1] <= '9' {
-				return 0, false
+				return 0, 0, false
 			}
 		}
 	}
-	return j + 1, true
+	return j + 1, num, true
 }
 
 func learnGrepNumbers(l *layer, head [][]byte) {
@@ -664,7 +708,7 @@ func learnGrepNumbers(l *layer, head [][]byte) {
 
 // stripGrepNumbers: `<n>:<line>` (a match) and `<n>-<line>` (context),
 // grep -n on one file; `--` between groups.
-func stripGrepNumbers(l *layer, line []byte, _ *[]byte) (Inner, bool) {
+func stripGrepNumbers(l *layer, line []byte, _ *Scratch) (Inner, bool) {
 	if !l.matches {
 		return Inner{}, false
 	}
@@ -706,39 +750,70 @@ func learnGrepPaths(l *layer, head [][]byte) {
 		if p, _, ok := grepPath(line); ok && !seen[string(p)] && len(l.paths) < 64 {
 			seen[string(p)] = true
 			l.paths = append(l.paths, append([]byte(nil), p...))
-			l.first[p[0]] = true
 		}
 	}
 	if len(l.paths) > 0 {
-		l.first['-'] = true
+		// A file named later may start with any byte.
+		for i := range l.first {
+			l.first[i] = true
+		}
 	}
 }
 
 // stripGrepPaths: `<path>:<n>:<line>` and `<path>-<n>-<line>`, grep -rn
 // or grep -n over several files (and rg -n).
-func stripGrepPaths(l *layer, line []byte, _ *[]byte) (Inner, bool) {
+func stripGrepPaths(l *layer, line []byte, s *Scratch) (Inner, bool) {
 	if len(l.paths) == 0 {
 		return Inner{}, false
 	}
 	if len(line) == 2 && line[0] == '-' && line[1] == '-' {
 		return Inner{NoLine: true}, true
 	}
-	for _, p := range l.paths {
-		if len(line) > len(p) && bytes.HasPrefix(line, p) && (line[len(p)] == ':' || line[len(p)] == '-') {
-			if j, ok := grepNumber(line, len(p)+1); ok && line[j-1] == line[len(p)] {
-				return Inner{Text: line[j:]}, true
+	for _, paths := range [2][][]byte{l.paths, s.paths} {
+		for _, p := range paths {
+			if len(line) > len(p) && bytes.HasPrefix(line, p) && (line[len(p)] == ':' || line[len(p)] == '-') {
+				if j, n, ok := grepNum(line, len(p)+1); ok && line[j-1] == line[len(p)] {
+					return Inner{Text: line[j:], Source: line[:len(p):len(p)], Num: n}, true
+				}
 			}
 		}
 	}
-	if _, j, ok := grepPath(line); ok {
-		return Inner{Text: line[j:]}, true
+	if p, j, ok := grepPath(line); ok {
+		_, n, _ := grepNum(line, len(p)+1)
+		if len(s.paths) < 256 {
+			s.paths = append(s.paths, append([]byte(nil), p...))
+		}
+		return Inner{Text: line[j:], Source: p[:len(p):len(p)], Num: n}, true
+	}
+	if p, j, ok := grepContextPath(line); ok {
+		_, n, _ := grepNum(line, len(p)+1)
+		return Inner{Text: line[j:], Source: p[:len(p):len(p)], Num: n}, true
 	}
 	return Inner{}, false
 }
 
+// grepContextPath reads a `<path>-<n>-` prefix of a file no match line
+// has named yet: the last such split before the first space, as a path
+// has no spaces and more often dashes than the text has.
+func grepContextPath(line []byte) (path []byte, next int, ok bool) {
+	end := bytes.IndexByte(line, ' ')
+	if end < 0 {
+		end = len(line)
+	}
+	for i := min(end, 4096) - 1; i > 0; i-- {
+		if line[i] != '-' {
+			continue
+		}
+		if j, ok := grepNumber(line, i+1); ok && line[j-1] == '-' && j <= end {
+			return line[:i], j, true
+		}
+	}
+	return nil, 0, false
+}
+
 // stripQuote: `> <line>`, a paste quoted in mail or markdown, to any
 // depth (`> > `, `>> `).
-func stripQuote(_ *layer, line []byte, _ *[]byte) (Inner, bool) {
+func stripQuote(_ *layer, line []byte, _ *Scratch) (Inner, bool) {
 	i := 0
 	for i < len(line) && line[i] == '>' {
 		i++
@@ -751,7 +826,7 @@ func stripQuote(_ *layer, line []byte, _ *[]byte) (Inner, bool) {
 
 // stripCatN: `<spaces><n>\t<line>`, cat -n (the number right-aligned in
 // six columns).
-func stripCatN(_ *layer, line []byte, _ *[]byte) (Inner, bool) {
+func stripCatN(_ *layer, line []byte, _ *Scratch) (Inner, bool) {
 	i := 0
 	for i < len(line) && line[i] == ' ' {
 		i++

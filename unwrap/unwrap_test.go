@@ -18,8 +18,8 @@ func detect(t *testing.T, text string) *Envelope {
 }
 
 func strip(env *Envelope, line string) Inner {
-	var buf []byte
-	in := env.Strip([]byte(line), &buf)
+	var s Scratch
+	in := env.Strip([]byte(line), &s)
 	in.Text = append([]byte(nil), in.Text...)
 	return in
 }
@@ -132,6 +132,22 @@ func TestMixedAndNoLine(t *testing.T) {
 	env = detect(t, "a.log:1:"+glog+"\na.log-2-"+glog+"\n--\nb-1.log:9:"+glog)
 	assert.True(t, strip(env, "--").NoLine)
 	assert.Equal(t, glog, string(strip(env, "b-1.log-10-"+glog).Text), "a context line of a path with dashes")
+	assert.True(t, env.Splits())
+	in = strip(env, "b-1.log-10-"+glog)
+	assert.Equal(t, "b-1.log", string(in.Source))
+	assert.Equal(t, 10, in.Num)
+
+	// A file first named by a context line (grep -B), and one a match
+	// line named after the head: the Scratch learns it.
+	var sc Scratch
+	in = env.Strip([]byte("logs/ts-3.log-4-"+glog), &sc)
+	assert.Equal(t, "logs/ts-3.log", string(in.Source))
+	assert.Equal(t, 4, in.Num)
+	env.Strip([]byte("c-2-x.log:7:"+glog), &sc)
+	in = env.Strip([]byte("c-2-x.log-8-I1007 16:39:00-1-2 x"), &sc)
+	assert.Equal(t, "c-2-x.log", string(in.Source))
+	assert.Equal(t, 8, in.Num)
+	assert.False(t, detect(t, "12:"+glog+"\n13-"+glog).Splits(), "grep -n of one file names none")
 }
 
 // A record that is not valid JSON is the envelope's, unreadable: the
@@ -239,8 +255,8 @@ func FuzzStrip(f *testing.F) {
 		if env == nil {
 			return
 		}
-		var buf []byte
-		in := env.Strip([]byte(s), &buf)
+		var sc Scratch
+		in := env.Strip([]byte(s), &sc)
 		if len(in.Text) > len(s) {
 			t.Fatalf("inner %q longer than %q", in.Text, s)
 		}

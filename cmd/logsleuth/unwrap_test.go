@@ -30,6 +30,9 @@ type wrapper struct {
 	// trims says the collector trims each line of white space (logcli's
 	// default output): the findings are those of the trimmed lines.
 	trims bool
+	// cites says the envelope names the file and line of each line (grep
+	// -rn): the evidence cites those, not the listing's lines.
+	cites bool
 	// reversed says the listing is newest first. Put back in time order,
 	// its lines are read last first: the findings are the same, but where
 	// a rule chooses between lines that show the same fact by their line
@@ -169,7 +172,7 @@ var wrappers = []wrapper{
 		return collected(i).Format("2006-01-02T15:04:05.0000000Z") + " " + l
 	})},
 	{name: "grep-n", wrap: each(func(i int, l string) string { return fmt.Sprintf("%d:%s", i+1, l) })},
-	{name: "grep-rn", wrap: each(func(i int, l string) string { return fmt.Sprintf("logs/node-1/yb-tserver.INFO:%d:%s", i+1, l) })},
+	{name: "grep-rn", wrap: each(func(i int, l string) string { return fmt.Sprintf("logs/node-1/%s:%d:%s", grepName, i+1, l) }), cites: true},
 	{name: "grep-n-cri", wrap: each(func(i int, l string) string {
 		return fmt.Sprintf("%d:%s %s F %s", i+1, collected(i).Format(time.RFC3339Nano), stream(i), l)
 	})},
@@ -177,6 +180,10 @@ var wrappers = []wrapper{
 	{name: "quoted-twice", wrap: each(func(i int, l string) string { return "> > " + l })},
 	{name: "cat-n", wrap: each(func(i int, l string) string { return fmt.Sprintf("%6d\t%s", i+1, l) })},
 }
+
+// grepName is the file a grep-rn wrapper names: set to the plain file's
+// name while it wraps it.
+var grepName string
 
 func lokiJSONL(i int, l string) string {
 	b, _ := json.Marshal(map[string]any{
@@ -308,9 +315,13 @@ func TestEnvelopesGiveThePlainFindings(t *testing.T) {
 					b, err := os.ReadFile(p)
 					require.NoError(t, err)
 					lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+					grepName = filepath.Base(p)
 					out, num := w.wrap(lines)
 					m := map[int]int{}
 					for i, n := range num {
+						if w.cites {
+							n = i + 1
+						}
 						m[n] = i + 1
 					}
 					back[filepath.Base(p)] = m
@@ -358,4 +369,37 @@ func TestBrokenRecordIsADiagnostic(t *testing.T) {
 	assert.Contains(t, r.stderr, path+":11: not a readable docker json-file record: the record ends inside a value; skipped")
 	assert.Contains(t, r.stdout, "error   yb/mvcc/ht-below-safe-time  (confirmed)")
 	assert.Contains(t, r.stdout, "2 findings (2 errors) in 1 source")
+}
+
+// A grep -rn listing over a scenario's logs is read as those logs: each
+// file's lines apart, cited at the file and line grep names, merged by
+// time across the files as if they had been given apart.
+func TestGrepListingOfSeveralFiles(t *testing.T) {
+	n := 0
+	for _, g := range sampleGroups(t) {
+		if len(g) < 2 {
+			continue
+		}
+		n++
+		plain, code := findings(t, g, nil, false)
+		var out []string
+		for _, p := range g {
+			b, err := os.ReadFile(p)
+			require.NoError(t, err)
+			for i, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+				sep := ":"
+				if i%3 == 1 {
+					sep = "-" // a context line
+				}
+				out = append(out, fmt.Sprintf("%s%s%d%s%s", p, sep, i+1, sep, l))
+			}
+			out = append(out, "--")
+		}
+		listing := filepath.Join(t.TempDir(), "grep.out")
+		require.NoError(t, os.WriteFile(listing, []byte(strings.Join(out, "\n")+"\n"), 0o644))
+		got, gotCode := findings(t, []string{listing}, nil, false)
+		assert.Equal(t, plain, got, g[0])
+		assert.Equal(t, code, gotCode, g[0])
+	}
+	assert.Greater(t, n, 5)
 }
