@@ -238,11 +238,20 @@ func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit
 		if ref.src != nil {
 			t := byName[string(ref.src)]
 			if t == nil {
-				t = newTarget(string(ref.src))
-				byName[t.name] = t
+				// A file a listing names is the source; a stream of a
+				// listing is the listing's, its labels said.
+				name := string(ref.src)
+				if ref.num == 0 {
+					name = source + name
+				}
+				t = newTarget(name)
+				byName[string(ref.src)] = t
 				targets = append(targets, t)
 			}
-			cur, n = t, ref.num
+			cur = t
+			if ref.num > 0 {
+				n = ref.num
+			}
 		}
 		source, active, decs := cur.name, cur.active, cur.decs
 		defer func() { cur.active = active }()
@@ -427,7 +436,7 @@ func (w *wrapped) line(n int, p preparedLine, ref subRef) {
 		return
 	}
 	if p.flags&flagPartial != 0 || w.join.Waiting(p.stream) {
-		l, ok := w.join.Add(n, unwrap.Inner{Text: p.text, Nanos: p.nanos, Stream: p.stream, Partial: p.flags&flagPartial != 0})
+		l, ok := w.join.Add(n, unwrap.Inner{Text: p.text, Nanos: p.nanos, Stream: p.stream, Partial: p.flags&flagPartial != 0, Source: ref.src, Num: ref.num})
 		if !ok {
 			return
 		}
@@ -435,7 +444,7 @@ func (w *wrapped) line(n int, p preparedLine, ref subRef) {
 		return
 	}
 	if w.order != nil {
-		w.deliver(unwrap.Line{Num: n, Text: p.text, Nanos: p.nanos}, p.flags)
+		w.deliver(unwrap.Line{Num: n, Text: p.text, Nanos: p.nanos, Source: ref.src, Listed: ref.num}, p.flags)
 		return
 	}
 	w.offer(n, p, ref)
@@ -446,7 +455,7 @@ func (w *wrapped) line(n int, p preparedLine, ref subRef) {
 func (w *wrapped) deliver(l unwrap.Line, flags uint8) {
 	if w.order != nil {
 		if flags&flagBinary != 0 {
-			w.offer(l.Num, preparedLine{text: l.Text, flags: flagBinary, skip: -1}, subRef{})
+			w.offer(l.Num, preparedLine{text: l.Text, flags: flagBinary, skip: -1}, subRef{l.Source, l.Listed})
 			return
 		}
 		l.Cut = l.Cut || flags&flagOverlong != 0
@@ -466,7 +475,7 @@ func (w *wrapped) offerLine(l unwrap.Line) {
 	} else {
 		p.skip = skipOf(w.systems, p.text)
 	}
-	w.offer(l.Num, p, subRef{})
+	w.offer(l.Num, p, subRef{l.Source, l.Listed})
 }
 
 func (w *wrapped) end() {

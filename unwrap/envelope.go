@@ -79,6 +79,9 @@ type layer struct {
 	first [256]bool
 	// paths are the file names a grep -rn listing prefixes lines with.
 	paths [][]byte
+	// streams says a Loki listing's head holds lines of several streams
+	// (label sets): each is read as a source of its own.
+	streams bool
 	// matches says a grep -n listing's head holds a match line (`12:`),
 	// not only what could be context lines (`2023-10-07 ...` reads as
 	// line 2023's context).
@@ -90,10 +93,10 @@ type layer struct {
 // specific comes first.
 var kinds = []*kind{
 	{name: "docker json-file", first: "{", strip: stripDocker},
-	{name: "Loki jsonl (logcli -o jsonl)", first: "{", strip: stripLokiJSONL, descends: true},
+	{name: "Loki jsonl (logcli -o jsonl)", first: "{", strip: stripLokiJSONL, descends: true, learn: learnStreams},
 	{name: "journald json (journalctl -o json)", first: "{", strip: stripJournalJSON, bytes: true},
 	{name: "CRI (kubelet node log)", first: "0123456789", strip: stripCRI},
-	{name: "Loki default (logcli -o default)", first: "0123456789", strip: stripLokiDefault, descends: true},
+	{name: "Loki default (logcli -o default)", first: "0123456789", strip: stripLokiDefault, descends: true, learn: learnStreams},
 	{name: "RFC 3339 timestamps (kubectl logs --timestamps, CI step log)", first: "0123456789", strip: stripTimestamp},
 	{name: "journald short-iso (journalctl -o short-iso)", first: "0123456789-", strip: stripJournalISO},
 	{name: "journald short (journalctl)", first: "ADFJMNOS-", strip: stripJournalShort},
@@ -152,14 +155,15 @@ func (e *Envelope) MayDescend() bool {
 }
 
 // Splits says the envelope is a listing that names the file of each line
-// (grep -rn, grep -Hn): each line's Source and Num say which file and
-// line it is, and the files are best read apart, cited by those.
+// (grep -rn, grep -Hn: each line's Source and Num say which file and line
+// it is) or mixes several streams (Loki: Source is the stream's labels,
+// Num 0), so the files or streams are best read apart.
 func (e *Envelope) Splits() bool {
 	if e == nil {
 		return false
 	}
 	for _, l := range e.layers {
-		if len(l.paths) > 0 {
+		if len(l.paths) > 0 || l.streams {
 			return true
 		}
 	}
@@ -358,7 +362,7 @@ func stripCRI(_ *layer, line []byte, _ *Scratch) (Inner, bool) {
 
 // stripLokiDefault: `<RFC3339> {labels}<padding> <line>`, logcli's
 // default output (the line trimmed of white space by logcli).
-func stripLokiDefault(_ *layer, line []byte, _ *Scratch) (Inner, bool) {
+func stripLokiDefault(l *layer, line []byte, _ *Scratch) (Inner, bool) {
 	t, n, ok := rfc3339(line, false)
 	if !ok || len(line) < n+3 || line[n] != ' ' || line[n+1] != '{' {
 		return Inner{}, false
@@ -380,7 +384,11 @@ func stripLokiDefault(_ *layer, line []byte, _ *Scratch) (Inner, bool) {
 	if len(rest) > 0 && rest[0] != ' ' {
 		return Inner{}, false
 	}
-	return Inner{Text: bytes.TrimLeft(rest, " "), Nanos: t}, true
+	in := Inner{Text: bytes.TrimLeft(rest, " "), Nanos: t}
+	if l.streams {
+		in.Source = line[n+1 : i+1 : i+1]
+	}
+	return in, true
 }
 
 // stripKubectlPrefix: `[pod/<name>/<container>] <line>`, kubectl logs
@@ -565,14 +573,16 @@ func looksLike(line []byte, key string) bool {
 
 // stripLokiJSONL: `{"labels":{...},"line":"<line>","timestamp":"<RFC3339Nano>"}`,
 // logcli -o jsonl.
-func stripLokiJSONL(_ *layer, line []byte, s *Scratch) (Inner, bool) {
-	var linev, tsv []byte
+func stripLokiJSONL(l *layer, line []byte, s *Scratch) (Inner, bool) {
+	var linev, tsv, labelsv []byte
 	err := eachField(line, func(key, val []byte) error {
 		switch string(key) {
 		case "line":
 			linev = val
 		case "timestamp":
 			tsv = val
+		case "labels":
+			labelsv = val
 		}
 		return nil
 	})
@@ -593,7 +603,29 @@ func stripLokiJSONL(_ *layer, line []byte, s *Scratch) (Inner, bool) {
 		return Inner{Text: line, Err: err}, true
 	}
 	in.Text = bytes.TrimSuffix(in.Text, []byte("\n"))
+	if l.streams && len(labelsv) > 0 {
+		in.Source = labelsv[:len(labelsv):len(labelsv)]
+	}
 	return in, true
+}
+
+// learnStreams says whether a Loki listing's head holds several streams.
+func learnStreams(l *layer, head [][]byte) {
+	var first []byte
+	var s Scratch
+	probe := layer{k: l.k, streams: true}
+	for _, line := range head {
+		in, ok := l.k.strip(&probe, line, &s)
+		if !ok || in.Source == nil {
+			continue
+		}
+		if first == nil {
+			first = in.Source
+		} else if !bytes.Equal(first, in.Source) {
+			l.streams = true
+			return
+		}
+	}
 }
 
 var errNullMessage = errors.New("MESSAGE is null (journalctl leaves out fields over 4096 bytes unless given --all)")

@@ -9,6 +9,10 @@ type Line struct {
 	Nanos int64
 	// Cut says the joined line was longer than the Joiner keeps.
 	Cut bool
+	// Source and Listed are the Inner's Source and Num: the file (or
+	// stream) and line a listing says the line is from.
+	Source []byte
+	Listed int
 }
 
 // Joiner joins partial lines (CRI `P`, docker json-file records split at
@@ -41,11 +45,14 @@ func (j *Joiner) Add(num int, in Inner) (Line, bool) {
 	p := &j.pending[in.Stream]
 	if !p.active {
 		if !in.Partial {
-			return Line{Num: num, Text: in.Text, Nanos: in.Nanos}, true
+			return Line{Num: num, Text: in.Text, Nanos: in.Nanos, Source: in.Source, Listed: in.Num}, true
 		}
 		p.active = true
 		j.open++
-		p.line = Line{Num: num, Text: append(p.line.Text[:0], in.Text...), Nanos: in.Nanos}
+		p.line = Line{Num: num, Text: append(p.line.Text[:0], in.Text...), Nanos: in.Nanos, Listed: in.Num}
+		if in.Source != nil {
+			p.line.Source = append([]byte(nil), in.Source...)
+		}
 		j.cap(p)
 		return Line{}, false
 	}

@@ -31,6 +31,9 @@ func (r *Reorder) Add(l Line, emit func(Line)) {
 		return
 	}
 	l.Text = append([]byte(nil), l.Text...)
+	if l.Source != nil {
+		l.Source = append([]byte(nil), l.Source...)
+	}
 	r.held = append(r.held, l)
 	r.bytes += len(l.Text) + 64
 	if r.state == 0 && l.Nanos != 0 {

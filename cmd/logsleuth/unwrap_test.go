@@ -403,3 +403,76 @@ func TestGrepListingOfSeveralFiles(t *testing.T) {
 	}
 	assert.Greater(t, n, 5)
 }
+
+// A Loki listing of a scenario's streams (one per node's log, the lines
+// interleaved as Loki returns them by time) is read stream by stream,
+// oldest first or newest first, and finds what the logs themselves do.
+func TestLokiListingOfSeveralStreams(t *testing.T) {
+	n := 0
+	for _, g := range sampleGroups(t) {
+		if len(g) < 2 {
+			continue
+		}
+		n++
+		want, code := findings(t, g, nil, true)
+		var files [][]string
+		for _, p := range g {
+			b, err := os.ReadFile(p)
+			require.NoError(t, err)
+			files = append(files, strings.Split(strings.TrimSuffix(string(b), "\n"), "\n"))
+		}
+		// Round robin over the streams, the collector's clock running
+		// forward: a listing in time order.
+		type at struct{ file, line int }
+		var order []at
+		for j := 0; ; j++ {
+			more := false
+			for f := range files {
+				if j < len(files[f]) {
+					order = append(order, at{f, j})
+					more = true
+				}
+			}
+			if !more {
+				break
+			}
+		}
+		for _, reversed := range []bool{false, true} {
+			var out []string
+			back := map[string]map[int]int{}
+			for k, a := range order {
+				base := filepath.Base(g[a.file])
+				b, _ := json.Marshal(map[string]any{
+					"labels":    map[string]string{"app": "db", "filename": base},
+					"line":      files[a.file][a.line],
+					"timestamp": collected(k),
+				})
+				out = append(out, string(b))
+				src := fmt.Sprintf(`loki.jsonl{"app":"db","filename":%q}`, base)
+				if back[src] == nil {
+					back[src] = map[int]int{}
+				}
+				num := k + 1
+				if reversed {
+					num = len(order) - k
+				}
+				back[src][num] = a.line + 1
+			}
+			if reversed {
+				for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+					out[i], out[j] = out[j], out[i]
+				}
+			}
+			listing := filepath.Join(t.TempDir(), "loki.jsonl")
+			require.NoError(t, os.WriteFile(listing, []byte(strings.Join(out, "\n")+"\n"), 0o644))
+			got, gotCode := findings(t, []string{listing}, back, true)
+			// The sources are the streams, named by their labels.
+			got = streamRE.ReplaceAllString(got, `"source":"$1"`)
+			assert.Equal(t, want, got, "%s reversed=%v", g[0], reversed)
+			assert.Equal(t, code, gotCode)
+		}
+	}
+	assert.Greater(t, n, 5)
+}
+
+var streamRE = regexp.MustCompile(`"source":"loki\.jsonl\{\\"app\\":\\"db\\",\\"filename\\":\\"([^\\]+)\\"\}"`)
