@@ -14,7 +14,10 @@
 // one still reads. What is stripped off is kept: the collector's time
 // (the collection time, not the log's own) and the stream where the
 // collector names it. The position of a line stays the envelope line's
-// own, the line a user can open in the file they hold.
+// own, the line a user can open in the file they hold, except in a
+// listing that names each line's file and line (grep -rn): those are
+// cited, and the caller reads each file apart, as it does each stream of
+// a Loki listing of several.
 //
 // Strip is pure and safe from several goroutines; the two steps that need
 // state, joining partial lines (Joiner) and restoring the order of a

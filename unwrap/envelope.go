@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 )
 
 // Stream is the output stream a collector says a line was written to.
@@ -46,14 +45,6 @@ type Inner struct {
 	// envelope line.
 	Source []byte
 	Num    int
-}
-
-// Time returns the collector's time, or the zero time.
-func (in Inner) Time() time.Time {
-	if in.Nanos == 0 {
-		return time.Time{}
-	}
-	return time.Unix(0, in.Nanos).UTC()
 }
 
 // kind is one collector's envelope: one row of the table below.

@@ -53,12 +53,12 @@ func (j *Joiner) Add(num int, in Inner) (Line, bool) {
 		if in.Source != nil {
 			p.line.Source = append([]byte(nil), in.Source...)
 		}
-		j.cap(p)
+		j.bound(p)
 		return Line{}, false
 	}
 	if !p.line.Cut {
 		p.line.Text = append(p.line.Text, in.Text...)
-		j.cap(p)
+		j.bound(p)
 	}
 	if in.Partial {
 		return Line{}, false
@@ -68,7 +68,7 @@ func (j *Joiner) Add(num int, in Inner) (Line, bool) {
 	return p.line, true
 }
 
-func (j *Joiner) cap(p *pend) {
+func (j *Joiner) bound(p *pend) {
 	if j.Max > 0 && len(p.line.Text) > j.Max {
 		p.line.Text, p.line.Cut = p.line.Text[:j.Max], true
 	}
