@@ -36,13 +36,13 @@ const (
 // error.
 func ScanNumbered(next func() (NumberedLine, error), source string, systems []System, opts Options, emit func(Event)) (Stats, []Diagnostic, error) {
 	systems = keepPhrases(systems, opts.AlarmPhrases)
-	return scan(func(fn func([]preparedLine)) (int64, error) { return numberedLines(next, systems, fn) }, source, systems, opts, emit)
+	return scan(func(fn func(*chunk)) (int64, error) { return numberedLines(next, systems, fn) }, source, systems, opts, emit)
 }
 
 // numberedLines reads next in batches, prepares each batch's lines as a
 // chunk of a file's are prepared, gives each its number and calls fn with
 // them; it returns the bytes of text read and the error that ended next.
-func numberedLines(next func() (NumberedLine, error), systems []System, fn func([]preparedLine)) (int64, error) {
+func numberedLines(next func() (NumberedLine, error), systems []System, fn func(*chunk)) (int64, error) {
 	var (
 		c     chunk
 		buf   []byte
@@ -65,7 +65,7 @@ func numberedLines(next func() (NumberedLine, error), systems []System, fn func(
 			// on its own.
 			c.lines[i].run = 0
 		}
-		fn(c.lines)
+		fn(&c)
 		clear(c.lines)
 		buf, nos = buf[:0], nos[:0]
 	}
