@@ -455,7 +455,7 @@ func fuzzClass(s string) string {
 // primary shard in primary mode"`, with ShardRouting.toString's parts.
 func TestAlarmMessageWrappedByATerminal(t *testing.T) {
 	msg := "shard [logs][0], node[3kQy0cGZRYWbsB0yJjD0Ng], [P], recovery_source[existing store recovery; bootstrap_history_uuid=false], s[INITIALIZING], a[id=Zx3bT0cNRw2H5xw3QhQfQg], unassigned_info[[reason=NODE_LEFT], at[2019-05-20T02:35:36.628Z], delayed=true, allocation_status[fetching_shard_data]] is not a primary shard in primary mode"
-	for _, width := range []int{80, 100, 120} {
+	for _, width := range []int{66, 80, 100, 120} {
 		first := "  2> java.lang.AssertionError: " + msg
 		var lines []string
 		for len(first) > width {

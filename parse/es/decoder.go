@@ -620,11 +620,12 @@ func (d *decoder) continuation(s string, meta parse.Meta) bool {
 			x.chain = append(x.chain, th)
 		}
 		x.msgOpen = true
-	case x.msgOpen && x.stream != 0 && d.unprefixed && d.indent == 0 && x.msgLines < maxMessageLines && len(x.chain) > 0 && !startsWrappedRecord(t):
+	case x.msgOpen && x.stream != 0 && d.unprefixed && x.msgLines < maxMessageLines && len(x.chain) > 0 && !startsWrappedRecord(t):
 		// A message the runner printed on one prefixed line, wrapped by
-		// the terminal it was copied from: the rest of the line, with no
-		// prefix and no indent, goes on where the wrap cut it.
-		x.joinWrapped(s)
+		// the terminal it was copied from: the rest of the line comes
+		// back with no prefix and goes on where the wrap cut it, with
+		// the space the cut fell before, if any.
+		x.joinWrapped(meta.Text)
 		x.msgLines++
 	case x.msgOpen && d.indent > x.indent && x.msgLines < maxMessageLines && len(x.chain) > 0 && !startsRecord(t):
 		// A message of several lines (a YAML REST test's failure, a
