@@ -72,6 +72,9 @@ type decoder struct {
 	// prefixes: it tells a suppressed exception's causes from the
 	// exception's own.
 	indent int
+	// unprefixed is set when the line being read has no runner stream
+	// prefix (`  1>`, `  2>`).
+	unprefixed bool
 
 	// times caches the minute of the last pattern-layout time.
 	times timeCache
@@ -138,6 +141,7 @@ func (d *decoder) Line(l parse.Line, out *parse.Sink) bool {
 	at, stream := prefixEnd(raw)
 	s := raw[at:]
 	d.indent = indentBefore(raw, at)
+	d.unprefixed = stream == 0
 	if s == "" {
 		// A blank line inside a stack trace (corpus 04) does not end it.
 		return false
@@ -531,6 +535,23 @@ func startsRecord(t string) bool {
 	return ok
 }
 
+// startsWrappedRecord is startsRecord for a line that may be the rest of
+// a wrapped one: a cut can fall just before a bracketed timestamp in the
+// message, so a pattern line counts only with its level after the time.
+func startsWrappedRecord(t string) bool {
+	if isPatternStart(t) {
+		_, rest, _ := strings.Cut(t, "]")
+		rest = strings.TrimPrefix(rest, "[")
+		for _, l := range []string{"TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL"} {
+			if strings.HasPrefix(rest, l) {
+				return true
+			}
+		}
+		return false
+	}
+	return startsRecord(t)
+}
+
 // indentBefore counts the spaces and tabs right before at.
 func indentBefore(s string, at int) int {
 	n := 0
@@ -599,6 +620,13 @@ func (d *decoder) continuation(s string, meta parse.Meta) bool {
 			x.chain = append(x.chain, th)
 		}
 		x.msgOpen = true
+	case x.msgOpen && x.stream != 0 && d.unprefixed && x.msgLines < maxMessageLines && len(x.chain) > 0 && !startsWrappedRecord(t):
+		// A message the runner printed on one prefixed line, wrapped by
+		// the terminal it was copied from: the rest of the line comes
+		// back with no prefix and goes on where the wrap cut it, with
+		// the space the cut fell before, if any.
+		x.joinWrapped(meta.Text)
+		x.msgLines++
 	case x.msgOpen && d.indent > x.indent && x.msgLines < maxMessageLines && len(x.chain) > 0 && !startsRecord(t):
 		// A message of several lines (a YAML REST test's failure, a
 		// pretty-printed check) goes on, indented, before the frames.
