@@ -129,14 +129,15 @@ func normalizeSpace(s string) string {
 // is in the baseline when an unclaimed copy of its fingerprint is left:
 // two identical findings in the new run need two in the old one.
 type Baseline struct {
-	left map[string]int
+	findings []rules.Finding
+	prints   []string
 }
 
 // NewBaseline counts the fingerprints of findings.
 func NewBaseline(findings []rules.Finding) *Baseline {
-	b := &Baseline{left: map[string]int{}}
+	b := &Baseline{findings: findings, prints: make([]string, len(findings))}
 	for i := range findings {
-		b.left[Fingerprint(&findings[i])]++
+		b.prints[i] = Fingerprint(&findings[i])
 	}
 	return b
 }
@@ -144,17 +145,32 @@ func NewBaseline(findings []rules.Finding) *Baseline {
 // Match marks which of findings the baseline holds, in order, consuming
 // one baseline entry per match. It does not change b.
 func (b *Baseline) Match(findings []rules.Finding) []bool {
-	left := make(map[string]int, len(b.left))
-	for k, v := range b.left {
-		left[k] = v
+	matched, _ := b.Compare(findings)
+	return matched
+}
+
+// Compare is Match, and also returns the baseline's findings that no
+// finding of the new run claimed: the ones that went away, in the
+// baseline's order.
+func (b *Baseline) Compare(findings []rules.Finding) (matched []bool, gone []rules.Finding) {
+	left := map[string][]int{}
+	for i, fp := range b.prints {
+		left[fp] = append(left[fp], i)
 	}
-	out := make([]bool, len(findings))
+	claimed := make([]bool, len(b.prints))
+	matched = make([]bool, len(findings))
 	for i := range findings {
 		fp := Fingerprint(&findings[i])
-		if left[fp] > 0 {
-			left[fp]--
-			out[i] = true
+		if q := left[fp]; len(q) > 0 {
+			claimed[q[0]] = true
+			left[fp] = q[1:]
+			matched[i] = true
 		}
 	}
-	return out
+	for i := range b.findings {
+		if !claimed[i] {
+			gone = append(gone, b.findings[i])
+		}
+	}
+	return matched, gone
 }

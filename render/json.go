@@ -21,7 +21,10 @@ type jsonFinding struct {
 
 type jsonReport struct {
 	Findings []jsonFinding `json:"findings"`
-	Stats    Stats         `json:"stats"`
+	// Gone is present, possibly empty, only with a baseline: the
+	// baseline's findings this run did not find again.
+	Gone  *[]jsonFinding `json:"gone,omitempty"`
+	Stats Stats          `json:"stats"`
 }
 
 // JSON writes the report as DESIGN.md's findings JSON: findings sorted by
@@ -31,6 +34,13 @@ func JSON(w io.Writer, r *Report) error {
 	out := jsonReport{Findings: make([]jsonFinding, len(r.Findings)), Stats: r.Stats}
 	for i := range r.Findings {
 		out.Findings[i] = jsonFinding{Finding: r.Findings[i], Fingerprint: Fingerprint(&r.Findings[i]), Baselined: r.IsBaselined(i)}
+	}
+	if r.HasBaseline {
+		gone := make([]jsonFinding, len(r.Gone))
+		for i := range r.Gone {
+			gone[i] = jsonFinding{Finding: r.Gone[i], Fingerprint: Fingerprint(&r.Gone[i])}
+		}
+		out.Gone = &gone
 	}
 	if out.Stats.Sources == nil {
 		out.Stats.Sources = []parse.Stats{}

@@ -159,15 +159,6 @@ func mdTitle(r *Report) string {
 	b.WriteString("## logsleuth report\n\n")
 	b.WriteString(summary(r))
 	b.WriteString("\n")
-	if r.HasBaseline {
-		n := 0
-		for i := range r.Findings {
-			if r.IsBaselined(i) {
-				n++
-			}
-		}
-		fmt.Fprintf(&b, "\n%d of them new, %d already in the baseline.\n", len(r.Findings)-n, n)
-	}
 	return b.String()
 }
 
@@ -199,6 +190,31 @@ func mdHead(r *Report) string {
 		}
 		b.WriteString("\n</details>\n")
 	}
+	b.WriteString(mdGone(r))
+	return b.String()
+}
+
+// mdMaxGone bounds the gone findings listed; all are in the JSON report.
+const mdMaxGone = 50
+
+// mdGone lists, folded, the baseline's findings this run did not find
+// again.
+func mdGone(r *Report) string {
+	if len(r.Gone) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n<details><summary>%s gone since the baseline</summary>\n\n", htmlText(plural(len(r.Gone), "finding")))
+	b.WriteString("| Rule | Severity | Subject | Was at |\n|---|---|---|---|\n")
+	for i := range r.Gone {
+		if i == mdMaxGone {
+			fmt.Fprintf(&b, "\n... and %d more (see the JSON report's `gone`)\n", len(r.Gone)-i)
+			break
+		}
+		f := &r.Gone[i]
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdCode(f.Rule, true), f.Severity, mdSubject(f.Subject, true), mdWhere(f, true))
+	}
+	b.WriteString("\n</details>\n")
 	return b.String()
 }
 

@@ -20,6 +20,10 @@ type Report struct {
 	// HasBaseline is set when a baseline was given (even an empty one),
 	// so SARIF can say "new" rather than nothing.
 	HasBaseline bool `json:"-"`
+	// Gone are the baseline's findings this run did not find again
+	// (Baseline.Compare), which every format lists: a fix, or a log that
+	// no longer holds the lines.
+	Gone []rules.Finding `json:"-"`
 	// FailOn is the --fail-on threshold (zero means error): findings below
 	// it, and baselined ones, are reported but do not fail a JUnit test.
 	FailOn rules.Severity `json:"-"`
@@ -63,6 +67,17 @@ func (r *Report) Counts() map[rules.Severity]int {
 		c[f.Severity]++
 	}
 	return c
+}
+
+// NewCount is how many findings the baseline did not hold.
+func (r *Report) NewCount() int {
+	n := 0
+	for i := range r.Findings {
+		if !r.IsBaselined(i) {
+			n++
+		}
+	}
+	return n
 }
 
 // IsBaselined reports whether finding i was in the baseline.

@@ -195,6 +195,22 @@ func SARIF(w io.Writer, r *Report, opt SARIFOptions) error {
 		}
 		run.Results = append(run.Results, res)
 	}
+	// Findings of the baseline this run did not find again are results
+	// too, "absent", so code scanning can close their alerts knowingly.
+	for i := range r.Gone {
+		f := &r.Gone[i]
+		addRule(rules.Rule{ID: f.Rule, Severity: f.Severity})
+		fp := Fingerprint(f)
+		seen[fp]++
+		res := sarifResult{
+			RuleID: f.Rule, RuleIndex: index[f.Rule], Level: sarifLevel(f.Severity), Kind: "fail",
+			Message:             sarifText{Text: "gone since the baseline: " + sarifMessage(f)},
+			PartialFingerprints: map[string]string{FingerprintVersion: fmt.Sprintf("%s:%d", fp, seen[fp])},
+			BaselineState:       "absent",
+			Properties:          sarifResultProps{Origin: string(f.Origin), Subject: sanitizeSubject(f.Subject), Facts: sanitizeFacts(f.Facts)},
+		}
+		run.Results = append(run.Results, res)
+	}
 	log := sarifLog{Schema: sarifSchema, Version: "2.1.0", Runs: []sarifRun{run}}
 	return writeJSON(w, &log)
 }

@@ -89,6 +89,9 @@ func Text(w io.Writer, r *Report, opt TextOptions) error {
 	if len(r.Findings) > 0 {
 		b.WriteString("\n")
 	}
+	if len(r.Gone) > 0 {
+		b.WriteString(goneText(r, st))
+	}
 	if len(r.Stats.Sources) > 1 {
 		b.WriteString(sources(r, st))
 	}
@@ -100,6 +103,35 @@ func Text(w io.Writer, r *Report, opt TextOptions) error {
 	}
 	_, err := io.WriteString(w, out)
 	return err
+}
+
+// goneText lists the baseline's findings this run did not find again,
+// one a line, with where the baseline saw them.
+func goneText(r *Report, st textStyles) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "gone since the baseline (%d):\n", len(r.Gone))
+	for i := range r.Gone {
+		f := &r.Gone[i]
+		fmt.Fprintf(&b, "  %s %s  %s\n", st.sev[f.Severity].Render(fmt.Sprintf("%-7s", f.Severity)), st.rule.Render(f.Rule), clipText(Sanitize(f.Message), 200))
+		var where []string
+		if s := f.Subject.String(); s != "" {
+			where = append(where, Sanitize(s))
+		}
+		if len(f.Evidence) > 0 {
+			where = append(where, "was at "+Sanitize(fmt.Sprintf("%s:%d", f.Evidence[0].Source, f.Evidence[0].Line)))
+		}
+		if len(where) > 0 {
+			fmt.Fprintf(&b, "          %s\n", st.dim.Render(strings.Join(where, ", ")))
+		}
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// baselineSummary is "2 new, 1 gone, 3 unchanged since the baseline".
+func baselineSummary(r *Report) string {
+	n := r.NewCount()
+	return fmt.Sprintf("%d new, %d gone, %d unchanged since the baseline", n, len(r.Gone), len(r.Findings)-n)
 }
 
 // sources says, when several inputs were read, which peers or nodes each
@@ -133,9 +165,13 @@ func summary(r *Report) string {
 		head += " (" + strings.Join(parts, ", ") + ")"
 	}
 	st := r.Stats
-	return fmt.Sprintf("%s in %s, %s, %s, %d unclaimed, %s",
+	out := fmt.Sprintf("%s in %s, %s, %s, %d unclaimed, %s",
 		head, plural(len(st.Sources), "source"), plural(st.Lines, "line"), plural(st.Events, "event"),
 		st.Unclaimed, plural(len(st.Diagnostics), "diagnostic"))
+	if r.HasBaseline {
+		out += "; " + baselineSummary(r)
+	}
+	return out
 }
 
 func plural(n int, word string) string {

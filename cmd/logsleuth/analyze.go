@@ -169,7 +169,7 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 	rep := &render.Report{Findings: findings, Stats: stats, Rules: ran, FailOn: failOn}
 	if baseline != nil {
 		rep.HasBaseline = true
-		rep.Baselined = baseline.Match(findings)
+		rep.Baselined, rep.Gone = baseline.Compare(findings)
 	}
 	if err := writeOutputs(ios, outs, rep, env); err != nil {
 		return err

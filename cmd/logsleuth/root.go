@@ -124,7 +124,7 @@ Shell completion: 'logsleuth completion bash|zsh|fish|powershell --help'.`,
 	root.Flags().AddFlagSet(analyze.Flags())
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
 	root.SetVersionTemplate("logsleuth {{.Version}}\n")
-	root.AddCommand(analyze, newCmdState(ios), newCmdEvents(ios), newCmdRules(ios), newCmdExplain(ios), newCmdShip(ios))
+	root.AddCommand(analyze, newCmdState(ios), newCmdEvents(ios), newCmdRules(ios), newCmdExplain(ios), newCmdShip(ios), newCmdDiff(ios))
 	// cobra's completion command prints help and succeeds for a shell it
 	// does not know; that is a usage error. (It takes its output stream
 	// when it is made, so the streams are set first.)
