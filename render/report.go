@@ -24,6 +24,11 @@ type Report struct {
 	// (Baseline.Compare), which every format lists: a fix, or a log that
 	// no longer holds the lines.
 	Gone []rules.Finding `json:"-"`
+	// Artifact names what was analysed (--junit-suite, by default from
+	// the inputs), so reports of several CI jobs merged into one view do
+	// not collide: JUnit prefixes its suites and classnames with it.
+	// Empty means no prefix.
+	Artifact string `json:"-"`
 	// FailOn is the --fail-on threshold (zero means error): findings below
 	// it, and baselined ones, are reported but do not fail a JUnit test.
 	FailOn rules.Severity `json:"-"`
@@ -38,6 +43,11 @@ type Stats struct {
 	Diagnostics []parse.Diagnostic `json:"diagnostics"`
 	// Unreadable lists inputs that could not be read (in full).
 	Unreadable []string `json:"unreadable,omitempty"`
+	// Systems are the systems (yb, es) of which any event was read, sorted.
+	// A rule pack of a system not in it saw nothing: JUnit skips its test
+	// cases rather than passing them. Nil means not counted (nothing is
+	// skipped); a run that counts and read nothing sets it empty.
+	Systems []string `json:"systems,omitempty"`
 	// Skipped lists inputs not read on purpose, each with why: files of a
 	// walked directory or archive that are not logs, and second names of
 	// bytes already read (links, a glog WARNING file repeating its INFO
@@ -49,6 +59,40 @@ type Stats struct {
 type Skipped struct {
 	Name   string `json:"name"`
 	Reason string `json:"reason"`
+}
+
+// Unrecognised lists the sources of which no line was recognised
+// (Recognised): an input logsleuth could not read as any database's
+// log, which no report may pass over in silence.
+func (s *Stats) Unrecognised() []parse.Stats {
+	var out []parse.Stats
+	for _, src := range s.Sources {
+		if Recognised(src) == 0 {
+			out = append(out, src)
+		}
+	}
+	return out
+}
+
+// Recognised is how many of a source's lines were read as a known
+// system's log: those in a known format (Known), and at least those a
+// parser claimed (a scan that does not count Known leaves it zero).
+func Recognised(src parse.Stats) int {
+	return max(src.Known, src.Claimed)
+}
+
+// ReadSystem reports whether any event of system sys was read, and true
+// when the systems were not counted.
+func (s *Stats) ReadSystem(sys string) bool {
+	if s.Systems == nil {
+		return true
+	}
+	for _, x := range s.Systems {
+		if x == sys {
+			return true
+		}
+	}
+	return false
 }
 
 // Add counts one source.

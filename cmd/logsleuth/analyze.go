@@ -14,6 +14,7 @@ import (
 // analyzeOptions are analyze's flags.
 type analyzeOptions struct {
 	readOptions
+	reportOptions
 	Format    string
 	formatSet func() bool
 	Outputs   []string
@@ -74,6 +75,7 @@ be written; 3 usage error.`,
 	f.StringVar(&opts.Color, "color", "auto", "colour text output: auto, always or never (NO_COLOR and CLICOLOR_FORCE are honoured in auto)")
 	addCISafeFlag(f, &opts.CISafe)
 	addReadFlags(f, &opts.readOptions)
+	addReportFlags(f, &opts.reportOptions)
 	addCatalogFlag(f, &opts.Catalog)
 	_ = cmd.RegisterFlagCompletionFunc("format", completeWords(formats...))
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", completeWords("error", "warning", "note", "none"))
@@ -157,7 +159,9 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 
 	run, ran := choosePacks(newPacksWith(cat), sel)
 	keep := wantsEvents(outs)
+	seen := systemsSeen{}
 	stats := read(ios, in, opts.readOptions, func(e parse.Event) {
+		seen.note(e)
 		for _, p := range run {
 			p.Observe(e)
 		}
@@ -166,7 +170,8 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 		}
 	})
 	findings := finish(run, sel, opts.readOptions)
-	rep := &render.Report{Findings: findings, Stats: stats, Rules: ran, FailOn: failOn}
+	stats.Systems = seen.list()
+	rep := &render.Report{Findings: findings, Stats: stats, Rules: ran, FailOn: failOn, Artifact: opts.artifactName(args)}
 	if baseline != nil {
 		rep.HasBaseline = true
 		rep.Baselined, rep.Gone = baseline.Compare(findings)

@@ -8,7 +8,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
+
+	"github.com/spf13/pflag"
 
 	"github.com/logsleuth/logsleuth/parse"
 	"github.com/logsleuth/logsleuth/render"
@@ -206,4 +209,57 @@ func readBaseline(ios *IOStreams, path string) (*render.Baseline, error) {
 		return nil, usagef("--baseline %s: %v", path, err)
 	}
 	return render.NewBaseline(fs), nil
+}
+
+// reportOptions are the flags that shape reports rather than choose them.
+type reportOptions struct {
+	JUnitSuite string
+}
+
+func addReportFlags(f *pflag.FlagSet, o *reportOptions) {
+	f.StringVar(&o.JUnitSuite, "junit-suite", "", "name JUnit suites and classnames after this artifact, so merged reports of several jobs do not collide (default: the inputs' names)")
+}
+
+// artifactName is --junit-suite, or what the inputs were called: their
+// base names joined with "+" ("stdin" for standard input), clipped.
+func (o reportOptions) artifactName(args []string) string {
+	if o.JUnitSuite != "" {
+		return o.JUnitSuite
+	}
+	var names []string
+	for _, a := range args {
+		n := filepath.Base(filepath.Clean(a))
+		if a == "-" {
+			n = "stdin"
+		}
+		names = append(names, n)
+	}
+	if len(names) == 0 {
+		names = []string{"stdin"}
+	}
+	s := strings.Join(names, "+")
+	if len(s) > 80 {
+		s = s[:77] + "..."
+	}
+	return s
+}
+
+// systemsSeen collects the systems of the events read (the prefix of
+// their kind: yb, es), for the reports to say which rule packs saw input.
+type systemsSeen map[string]bool
+
+func (s systemsSeen) note(e parse.Event) {
+	if sys, _, ok := strings.Cut(e.Kind(), "."); ok && !s[sys] {
+		s[sys] = true
+	}
+}
+
+// list is the systems seen, sorted; empty, not nil, when none was.
+func (s systemsSeen) list() []string {
+	out := make([]string, 0, len(s))
+	for k := range s {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
