@@ -116,6 +116,19 @@ func JUnit(w io.Writer, r *Report) error {
 		}
 		c.SystemOut.Text += fmt.Sprintf("%s (%s, not counted: %s): %s\n%s\n", f.Severity, f.Rule, why, junitMessage(f), body)
 	}
+	// Findings --max-findings left out still decide the verdict.
+	for _, o := range r.Omitted {
+		c := add(o.Rule)
+		msg := fmt.Sprintf("%s of %s not shown (--max-findings %d)", plural(o.Count, o.Severity.String()), o.Rule, r.MaxFindings)
+		if o.Failing > 0 {
+			c.Failures = append(c.Failures, junitProblem{Message: msg, Type: o.Severity.String(), Body: fmt.Sprintf("%d of them count toward the exit status\n", o.Failing)})
+			continue
+		}
+		if c.SystemOut == nil {
+			c.SystemOut = &junitCDATA{}
+		}
+		c.SystemOut.Text += msg + "\n"
+	}
 	sort.Strings(ids)
 	suites := map[string]*junitSuite{}
 	var names []string

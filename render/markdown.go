@@ -82,6 +82,9 @@ func markdownDoc(r *Report, opt MarkdownOptions) string {
 		if opt.MaxBytes <= 0 || len(full) <= opt.MaxBytes {
 			return full
 		}
+		if s, ok := mdSomeSections(r, opt, head, table, finish); ok {
+			return s
+		}
 	}
 	summaryOnly := finish(head + "\n" + table)
 	if opt.MaxBytes <= 0 || (opt.SummaryOnly && len(summaryOnly) <= opt.MaxBytes) {
@@ -104,6 +107,8 @@ func markdownDoc(r *Report, opt MarkdownOptions) string {
 		}
 		if opt.FullReport != "" {
 			note += " " + opt.FullReport
+		} else {
+			note += " The JSON report (--format json) holds every finding."
 		}
 		return "\n" + mdText(note) + "\n"
 	}
@@ -153,6 +158,65 @@ func markdownDoc(r *Report, opt MarkdownOptions) string {
 	return build(head, max(k, 0))
 }
 
+// mdPriority is the findings' indexes, those that fail the run first,
+// then by severity, then in report order.
+func mdPriority(r *Report) []int {
+	order := make([]int, len(r.Findings))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		fa, fb := r.Failing(order[a]), r.Failing(order[b])
+		if fa != fb {
+			return fa
+		}
+		return r.Findings[order[a]].Severity > r.Findings[order[b]].Severity
+	})
+	return order
+}
+
+// mdSomeSections is the whole summary table with the sections of as many
+// findings as fit the budget, most important first (printed in report
+// order), and a note saying how many are given in full. ok is false when
+// not even one section fits.
+func mdSomeSections(r *Report, opt MarkdownOptions, head, table string, finish func(string) string) (string, bool) {
+	order := mdPriority(r)
+	sections := make([]string, len(r.Findings))
+	fold := len(r.Findings) > mdFindingsOpen
+	for i := range r.Findings {
+		var b strings.Builder
+		mdFinding(&b, r, i, fold)
+		sections[i] = b.String()
+	}
+	build := func(k int) string {
+		keep := append([]int(nil), order[:k]...)
+		sort.Ints(keep)
+		var b strings.Builder
+		b.WriteString(head)
+		b.WriteString("\n")
+		b.WriteString(table)
+		note := fmt.Sprintf("The %s that matter most (those that fail the run first) are given in full below; the other %d are in the table only, to stay within %d KiB.", plural(k, "finding"), len(r.Findings)-k, opt.MaxBytes>>10)
+		if opt.FullReport != "" {
+			note += " " + opt.FullReport
+		} else {
+			note += " The JSON report (--format json) holds every finding."
+		}
+		b.WriteString("\n" + mdText(note) + "\n\n")
+		for _, i := range keep {
+			b.WriteString(sections[i])
+		}
+		return finish(b.String())
+	}
+	k := sort.Search(len(order)+1, func(k int) bool { return len(build(k)) > opt.MaxBytes }) - 1
+	for k > 0 && len(build(k)) > opt.MaxBytes {
+		k--
+	}
+	if k <= 0 {
+		return "", false
+	}
+	return build(k), true
+}
+
 // mdTitle is the report's heading and counts.
 func mdTitle(r *Report) string {
 	var b strings.Builder
@@ -191,6 +255,21 @@ func mdHead(r *Report) string {
 		b.WriteString("\n</details>\n")
 	}
 	b.WriteString(mdGone(r))
+	b.WriteString(mdOmitted(r))
+	return b.String()
+}
+
+// mdOmitted counts, by rule, the findings --max-findings left out.
+func mdOmitted(r *Report) string {
+	note := r.omittedNote()
+	if note == "" {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n%s, of these rules:\n\n| Rule | Severity | Count |\n|---|---|---:|\n", mdText(note))
+	for _, o := range r.Omitted {
+		fmt.Fprintf(&b, "| %s | %s | %d |\n", mdCode(o.Rule, true), o.Severity, o.Count)
+	}
 	return b.String()
 }
 

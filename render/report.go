@@ -24,6 +24,10 @@ type Report struct {
 	// (Baseline.Compare), which every format lists: a fix, or a log that
 	// no longer holds the lines.
 	Gone []rules.Finding `json:"-"`
+	// Omitted counts, by rule, the findings Limit left out; MaxFindings
+	// is the limit it applied.
+	Omitted     []Omitted `json:"-"`
+	MaxFindings int       `json:"-"`
 	// Artifact names what was analysed (--junit-suite, by default from
 	// the inputs), so reports of several CI jobs merged into one view do
 	// not collide: JUnit prefixes its suites and classnames with it.
@@ -104,16 +108,20 @@ func (s *Stats) Add(src parse.Stats, diags []parse.Diagnostic) {
 	s.Diagnostics = append(s.Diagnostics, diags...)
 }
 
-// Counts returns how many findings there are at each severity.
+// Counts returns how many findings there are at each severity, those
+// Limit left out included.
 func (r *Report) Counts() map[rules.Severity]int {
 	c := map[rules.Severity]int{}
 	for _, f := range r.Findings {
 		c[f.Severity]++
 	}
+	for _, o := range r.Omitted {
+		c[o.Severity] += o.Count
+	}
 	return c
 }
 
-// NewCount is how many findings the baseline did not hold.
+// NewCount is how many findings shown the baseline did not hold.
 func (r *Report) NewCount() int {
 	n := 0
 	for i := range r.Findings {

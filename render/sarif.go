@@ -224,6 +224,13 @@ func sarifInvocationOf(r *Report, opt SARIFOptions) sarifInvocation {
 	for _, u := range r.Stats.Unreadable {
 		inv.Notifications = append(inv.Notifications, sarifNotification{Level: "error", Message: sarifText{Text: "not read: " + sanitizeInline(u)}})
 	}
+	if note := r.omittedNote(); note != "" {
+		var parts []string
+		for _, o := range r.Omitted {
+			parts = append(parts, fmt.Sprintf("%d %s %s", o.Count, o.Severity, o.Rule))
+		}
+		inv.Notifications = append(inv.Notifications, sarifNotification{Level: "note", Message: sarifText{Text: note + ": " + strings.Join(parts, ", ")}})
+	}
 	for i, d := range r.Stats.Diagnostics {
 		if i == maxSARIFDiagnostics {
 			inv.Notifications = append(inv.Notifications, sarifNotification{Level: "note", Message: sarifText{Text: fmt.Sprintf("... and %d more diagnostics (see the JSON report)", len(r.Stats.Diagnostics)-i)}})

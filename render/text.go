@@ -19,6 +19,9 @@ type TextOptions struct {
 	// CISafe defuses GitHub Actions workflow commands in log text (see
 	// NeutralizeCommands), for a report printed where a runner reads it.
 	CISafe bool
+	// SummaryOnly (--summary) gives the findings' counts by rule and the
+	// summary line, not each finding.
+	SummaryOnly bool
 }
 
 type textStyles struct {
@@ -55,7 +58,12 @@ func newTextStyles(w io.Writer, color bool) textStyles {
 func Text(w io.Writer, r *Report, opt TextOptions) error {
 	st := newTextStyles(w, opt.Color)
 	var b strings.Builder
-	for i, f := range r.Findings {
+	shown := r.Findings
+	if opt.SummaryOnly {
+		shown = nil
+		b.WriteString(countsText(r, st))
+	}
+	for i, f := range shown {
 		if i > 0 {
 			b.WriteString("\n")
 		}
@@ -86,8 +94,15 @@ func Text(w io.Writer, r *Report, opt TextOptions) error {
 			fmt.Fprintf(&b, "        %s\n", st.dim.Render(strings.Join(parts, " ")))
 		}
 	}
-	if len(r.Findings) > 0 {
+	if len(shown) > 0 {
 		b.WriteString("\n")
+		if note := r.omittedNote(); note != "" {
+			b.WriteString("... " + note + ":\n")
+			for _, o := range r.Omitted {
+				fmt.Fprintf(&b, "  %4d %s %s\n", o.Count, st.sev[o.Severity].Render(fmt.Sprintf("%-7s", o.Severity)), st.rule.Render(o.Rule))
+			}
+			b.WriteString("\n")
+		}
 	}
 	if len(r.Gone) > 0 {
 		b.WriteString(goneText(r, st))
@@ -103,6 +118,40 @@ func Text(w io.Writer, r *Report, opt TextOptions) error {
 	}
 	_, err := io.WriteString(w, out)
 	return err
+}
+
+// countsText is, for --summary, how many findings each rule and
+// severity has, most severe first.
+func countsText(r *Report, st textStyles) string {
+	type key struct {
+		sev  rules.Severity
+		rule string
+	}
+	n := map[key]int{}
+	for _, f := range r.Findings {
+		n[key{f.Severity, f.Rule}]++
+	}
+	for _, o := range r.Omitted {
+		n[key{o.Severity, o.Rule}] += o.Count
+	}
+	keys := make([]key, 0, len(n))
+	for k := range n {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].sev != keys[j].sev {
+			return keys[i].sev > keys[j].sev
+		}
+		return keys[i].rule < keys[j].rule
+	})
+	var b strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&b, "%4d %s %s\n", n[k], st.sev[k.sev].Render(fmt.Sprintf("%-7s", k.sev)), st.rule.Render(k.rule))
+	}
+	if len(keys) > 0 {
+		b.WriteString("\n")
+	}
+	return b.String()
 }
 
 // goneText lists the baseline's findings this run did not find again,
@@ -153,7 +202,7 @@ func sources(r *Report, st textStyles) string {
 // summary is the last line of a text report.
 func summary(r *Report) string {
 	c := r.Counts()
-	n := len(r.Findings)
+	n := len(r.Findings) + r.OmittedCount()
 	var parts []string
 	for _, s := range []rules.Severity{rules.Error, rules.Warning, rules.Note} {
 		if c[s] > 0 {
@@ -168,6 +217,9 @@ func summary(r *Report) string {
 	out := fmt.Sprintf("%s in %s, %s, %s, %d unclaimed, %s",
 		head, plural(len(st.Sources), "source"), plural(st.Lines, "line"), plural(st.Events, "event"),
 		st.Unclaimed, plural(len(st.Diagnostics), "diagnostic"))
+	if m := r.OmittedCount(); m > 0 {
+		out += fmt.Sprintf("; %d shown (--max-findings %d)", len(r.Findings), r.MaxFindings)
+	}
 	if r.HasBaseline {
 		out += "; " + baselineSummary(r)
 	}

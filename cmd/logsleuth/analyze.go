@@ -118,6 +118,9 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 	if err := validateRead(&opts.readOptions); err != nil {
 		return err
 	}
+	if err := validateReport(&opts.reportOptions); err != nil {
+		return err
+	}
 	cat, err := loadCatalog(opts.Catalog)
 	if err != nil {
 		return err
@@ -133,7 +136,7 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 			return err
 		}
 	}
-	env := renderEnv{color: ios.colorFor(opts.Color), ciSafe: ciSafe(ios, opts.CISafe), sarif: render.SARIFOptions{ToolVersion: versionString()}}
+	env := renderEnv{color: ios.colorFor(opts.Color), ciSafe: ciSafe(ios, opts.CISafe), sarif: render.SARIFOptions{ToolVersion: versionString()}, summary: opts.Summary, markdownLimit: opts.MarkdownLimit}
 	if hasFormat(outs, "sarif") {
 		if env.sarif.Cwd, err = ios.getwd(); err != nil {
 			return usagef("working directory: %v", err)
@@ -176,6 +179,7 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 		rep.HasBaseline = true
 		rep.Baselined, rep.Gone = baseline.Compare(findings)
 	}
+	rep.Limit(opts.MaxFindings)
 	if err := writeOutputs(ios, outs, rep, env); err != nil {
 		return err
 	}

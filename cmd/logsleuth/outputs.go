@@ -141,6 +141,9 @@ type renderEnv struct {
 	color  bool // for text to stdout only
 	ciSafe bool // see cisafe.go
 	sarif  render.SARIFOptions
+	// summary and markdownLimit are --summary and --markdown-limit.
+	summary       bool
+	markdownLimit int
 	// events is the timeline, kept only when an html report is asked for:
 	// the page draws every event, the other formats only findings.
 	events []parse.Event
@@ -161,7 +164,7 @@ func writeReport(w io.Writer, format string, rep *render.Report, env renderEnv) 
 	case "json":
 		return render.JSON(w, rep)
 	case "markdown":
-		return render.Markdown(w, rep, render.MarkdownOptions{CISafe: env.ciSafe})
+		return render.Markdown(w, rep, render.MarkdownOptions{CISafe: env.ciSafe, SummaryOnly: env.summary, MaxBytes: max(env.markdownLimit, 0)})
 	case "sarif":
 		return render.SARIF(w, rep, env.sarif)
 	case "junit":
@@ -169,7 +172,7 @@ func writeReport(w io.Writer, format string, rep *render.Report, env renderEnv) 
 	case "html":
 		return timeline.Write(w, env.events, rep)
 	}
-	return render.Text(w, rep, render.TextOptions{Color: env.color, CISafe: env.ciSafe})
+	return render.Text(w, rep, render.TextOptions{Color: env.color, CISafe: env.ciSafe, SummaryOnly: env.summary})
 }
 
 // writeOutputs writes every report. A report for a file is rendered to
@@ -177,7 +180,11 @@ func writeReport(w io.Writer, format string, rep *render.Report, env renderEnv) 
 func writeOutputs(ios *IOStreams, outs []output, rep *render.Report, env renderEnv) error {
 	for _, o := range outs {
 		if o.path == "-" {
-			if err := writeStdout(ios, o.format, rep, env); err != nil {
+			outEnv := env
+			if outEnv.markdownLimit == 0 {
+				outEnv.markdownLimit = githubCommentLimit // pasted into a comment
+			}
+			if err := writeStdout(ios, o.format, rep, outEnv); err != nil {
 				return fmt.Errorf("write %s report: %w", o.format, err)
 			}
 			continue
@@ -185,6 +192,9 @@ func writeOutputs(ios *IOStreams, outs []output, rep *render.Report, env renderE
 		var buf bytes.Buffer
 		fileEnv := env
 		fileEnv.color = false
+		if fileEnv.markdownLimit == 0 {
+			fileEnv.markdownLimit = -1 // a file is whole unless asked
+		}
 		if err := writeReport(&buf, o.format, rep, fileEnv); err != nil {
 			return fmt.Errorf("write %s report: %w", o.format, err)
 		}
@@ -213,11 +223,33 @@ func readBaseline(ios *IOStreams, path string) (*render.Baseline, error) {
 
 // reportOptions are the flags that shape reports rather than choose them.
 type reportOptions struct {
-	JUnitSuite string
+	JUnitSuite    string
+	MaxFindings   int
+	Summary       bool
+	MarkdownLimit int
 }
+
+// githubCommentLimit is the most characters a GitHub issue or pull
+// request comment holds; a markdown report is cut to fit it by default,
+// so it can always be pasted. Bytes bound characters from above.
+const githubCommentLimit = 65536
 
 func addReportFlags(f *pflag.FlagSet, o *reportOptions) {
 	f.StringVar(&o.JUnitSuite, "junit-suite", "", "name JUnit suites and classnames after this artifact, so merged reports of several jobs do not collide (default: the inputs' names)")
+	f.IntVar(&o.MaxFindings, "max-findings", 0, "report only the N findings that matter most (failing first, then by severity and position) and count the rest, in every format; 0 reports all")
+	f.BoolVar(&o.Summary, "summary", false, "text and markdown: the counts by rule and the summary table only, not each finding")
+	f.IntVar(&o.MarkdownLimit, "markdown-limit", 0, "cut markdown reports to N bytes, the findings that fail the run kept longest; 0: a markdown report on standard output fits a GitHub comment (65536), files are whole; -1: never cut")
+}
+
+// validateReport checks what flag parsing cannot.
+func validateReport(o *reportOptions) error {
+	if o.MaxFindings < 0 {
+		return usagef("--max-findings %d: want 0 (all) or more", o.MaxFindings)
+	}
+	if o.MarkdownLimit < -1 {
+		return usagef("--markdown-limit %d: want N bytes, 0 (the default) or -1 (never cut)", o.MarkdownLimit)
+	}
+	return nil
 }
 
 // artifactName is --junit-suite, or what the inputs were called: their
