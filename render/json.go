@@ -25,15 +25,16 @@ type jsonReport struct {
 	// baseline's findings this run did not find again.
 	Gone *[]jsonFinding `json:"gone,omitempty"`
 	// Omitted counts, by rule, the findings --max-findings left out.
-	Omitted []Omitted `json:"omitted,omitempty"`
-	Stats   Stats     `json:"stats"`
+	Omitted    []Omitted   `json:"omitted,omitempty"`
+	Stats      Stats       `json:"stats"`
+	Provenance *Provenance `json:"provenance,omitempty"`
 }
 
 // JSON writes the report as DESIGN.md's findings JSON: findings sorted by
 // (source, line, rule), and stats. encoding/json escapes what log text
 // needs (and sorts fact keys), so the output is byte-identical run to run.
 func JSON(w io.Writer, r *Report) error {
-	out := jsonReport{Findings: make([]jsonFinding, len(r.Findings)), Stats: r.Stats, Omitted: r.Omitted}
+	out := jsonReport{Findings: make([]jsonFinding, len(r.Findings)), Stats: r.Stats, Omitted: r.Omitted, Provenance: r.Provenance}
 	for i := range r.Findings {
 		out.Findings[i] = jsonFinding{Finding: r.Findings[i], Fingerprint: Fingerprint(&r.Findings[i]), Baselined: r.IsBaselined(i)}
 	}

@@ -269,5 +269,16 @@ func junitBody(f *rules.Finding) string {
 // junitProvenance is the run's provenance as properties of the first
 // suite, where JUnit readers show them.
 func junitProvenance(r *Report) *junitProps {
-	return nil
+	p := r.Provenance
+	if p == nil {
+		return nil
+	}
+	props := &junitProps{Props: []junitProp{
+		{Name: "logsleuth.version", Value: sanitizeInline(p.Version)},
+		{Name: "logsleuth.command", Value: p.CommandLine()},
+	}}
+	for _, in := range p.Inputs {
+		props.Props = append(props.Props, junitProp{Name: "logsleuth.input.sha256", Value: in.SHA256 + "  " + sanitizeInline(in.Source)})
+	}
+	return props
 }

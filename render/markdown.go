@@ -223,6 +223,9 @@ func mdTitle(r *Report) string {
 	b.WriteString("## logsleuth report\n\n")
 	b.WriteString(summary(r))
 	b.WriteString("\n")
+	if r.Provenance != nil {
+		b.WriteString("\n" + mdProvenance(r.Provenance) + "\n")
+	}
 	return b.String()
 }
 
@@ -257,6 +260,16 @@ func mdHead(r *Report) string {
 	b.WriteString(mdGone(r))
 	b.WriteString(mdOmitted(r))
 	return b.String()
+}
+
+// mdProvenance is the report's last line: which logsleuth, how run, and
+// how many inputs the JSON report gives digests of.
+func mdProvenance(p *Provenance) string {
+	s := "Written by logsleuth " + mdCode(p.Version, false) + ": " + mdCode(p.CommandLine(), false)
+	if n := len(p.Inputs); n > 0 {
+		s += "; " + plural(n, "input") + " hashed (SHA-256 in the JSON report)"
+	}
+	return s + "."
 }
 
 // mdOmitted counts, by rule, the findings --max-findings left out.

@@ -28,6 +28,9 @@ type Report struct {
 	// is the limit it applied.
 	Omitted     []Omitted `json:"-"`
 	MaxFindings int       `json:"-"`
+	// Provenance is who wrote the report, how it was run and what it read;
+	// nil leaves it out (tests, renderers called as a library).
+	Provenance *Provenance `json:"-"`
 	// Artifact names what was analysed (--junit-suite, by default from
 	// the inputs), so reports of several CI jobs merged into one view do
 	// not collide: JUnit prefixes its suites and classnames with it.
@@ -47,6 +50,9 @@ type Stats struct {
 	Diagnostics []parse.Diagnostic `json:"diagnostics"`
 	// Unreadable lists inputs that could not be read (in full).
 	Unreadable []string `json:"unreadable,omitempty"`
+	// Digests are the SHA-256 of each source's bytes as read, in source
+	// order, for the report's provenance.
+	Digests []InputDigest `json:"-"`
 	// Systems are the systems (yb, es) of which any event was read, sorted.
 	// A rule pack of a system not in it saw nothing: JUnit skips its test
 	// cases rather than passing them. Nil means not counted (nothing is

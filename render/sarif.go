@@ -36,13 +36,17 @@ type (
 	sarifRun struct {
 		Tool        sarifTool         `json:"tool"`
 		Invocations []sarifInvocation `json:"invocations"`
+		Artifacts   []sarifArtifact   `json:"artifacts,omitempty"`
 		Results     []sarifResult     `json:"results"`
 		ColumnKind  string            `json:"columnKind"`
 	}
 	// sarifInvocation says whether every input was read, and carries
-	// unreadable inputs and parser diagnostics as notifications. It holds
-	// no times or command line, so the log stays byte-identical.
+	// unreadable inputs and parser diagnostics as notifications, and the
+	// command line. It holds no times, so the log stays byte-identical
+	// for the same command over the same logs.
 	sarifInvocation struct {
+		CommandLine         string              `json:"commandLine,omitempty"`
+		Arguments           []string            `json:"arguments,omitempty"`
 		ExecutionSuccessful bool                `json:"executionSuccessful"`
 		Notifications       []sarifNotification `json:"toolExecutionNotifications,omitempty"`
 	}
@@ -50,6 +54,12 @@ type (
 		Level     string          `json:"level"`
 		Message   sarifText       `json:"message"`
 		Locations []sarifLocation `json:"locations,omitempty"`
+	}
+	// sarifArtifact is an input read, with the digest of its bytes.
+	sarifArtifact struct {
+		Location sarifArtifactLocation `json:"location"`
+		Length   int64                 `json:"length"`
+		Hashes   map[string]string     `json:"hashes"`
 	}
 	sarifTool struct {
 		Driver sarifDriver `json:"driver"`
@@ -139,6 +149,16 @@ func SARIF(w io.Writer, r *Report, opt SARIFOptions) error {
 		Results:     []sarifResult{},
 		ColumnKind:  "unicodeCodePoints",
 	}
+	if p := r.Provenance; p != nil {
+		for _, in := range p.Inputs {
+			uri, base := opt.uri(in.Source)
+			a := sarifArtifact{Location: sarifArtifactLocation{URI: uri}, Length: in.Bytes, Hashes: map[string]string{"sha-256": in.SHA256}}
+			if base {
+				a.Location.URIBaseID = "%SRCROOT%"
+			}
+			run.Artifacts = append(run.Artifacts, a)
+		}
+	}
 	index := map[string]int{}
 	addRule := func(rule rules.Rule) {
 		if _, ok := index[rule.ID]; ok {
@@ -221,6 +241,10 @@ const maxSARIFDiagnostics = 100
 
 func sarifInvocationOf(r *Report, opt SARIFOptions) sarifInvocation {
 	inv := sarifInvocation{ExecutionSuccessful: len(r.Stats.Unreadable) == 0}
+	if p := r.Provenance; p != nil {
+		inv.CommandLine = p.CommandLine()
+		inv.Arguments = sanitizeAll(p.Command)
+	}
 	for _, u := range r.Stats.Unreadable {
 		inv.Notifications = append(inv.Notifications, sarifNotification{Level: "error", Message: sarifText{Text: "not read: " + sanitizeInline(u)}})
 	}

@@ -174,7 +174,7 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 	})
 	findings := finish(run, sel, opts.readOptions)
 	stats.Systems = seen.list()
-	rep := &render.Report{Findings: findings, Stats: stats, Rules: ran, FailOn: failOn, Artifact: opts.artifactName(args)}
+	rep := &render.Report{Findings: findings, Stats: stats, Rules: ran, FailOn: failOn, Artifact: opts.artifactName(args), Provenance: provenance(ios, &stats)}
 	if baseline != nil {
 		rep.HasBaseline = true
 		rep.Baselined, rep.Gone = baseline.Compare(findings)

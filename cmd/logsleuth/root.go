@@ -50,6 +50,7 @@ func versionString() string {
 // Main runs logsleuth with args and returns the exit code.
 func Main(args []string, ios *IOStreams) int {
 	ios = ciSafeStderr(ios)
+	ios.Args = args
 	root := newCmdRoot(ios)
 	root.SetArgs(args)
 	root.SetIn(ios.In)

@@ -336,6 +336,9 @@ func (b *builder) finish(rep *render.Report) {
 		}
 		b.m.Title = title(rep)
 		b.m.Diags, b.m.Year, b.m.YearGuessed = diagnostics(rep)
+		if p := rep.Provenance; p != nil {
+			b.m.Footer = p.FooterLine()
+		}
 		if note := omittedNote(rep); note != "" {
 			b.m.Notes = append(b.m.Notes, note)
 		}
