@@ -45,6 +45,9 @@ func JSON(w io.Writer, r *Report) error {
 		}
 		out.Gone = &gone
 	}
+	if len(out.Stats.Sources) > 0 {
+		out.Stats.Recognised = out.Stats.Recognitions()
+	}
 	if out.Stats.Sources == nil {
 		out.Stats.Sources = []parse.Stats{}
 	}

@@ -269,16 +269,21 @@ func junitBody(f *rules.Finding) string {
 // junitProvenance is the run's provenance as properties of the first
 // suite, where JUnit readers show them.
 func junitProvenance(r *Report) *junitProps {
-	p := r.Provenance
-	if p == nil {
-		return nil
+	props := &junitProps{}
+	if p := r.Provenance; p != nil {
+		props.Props = append(props.Props, junitProp{Name: "logsleuth.version", Value: sanitizeInline(p.Version)}, junitProp{Name: "logsleuth.command", Value: p.CommandLine()})
+		for _, in := range p.Inputs {
+			props.Props = append(props.Props, junitProp{Name: "logsleuth.input.sha256", Value: in.SHA256 + "  " + sanitizeInline(in.Source)})
+		}
 	}
-	props := &junitProps{Props: []junitProp{
-		{Name: "logsleuth.version", Value: sanitizeInline(p.Version)},
-		{Name: "logsleuth.command", Value: p.CommandLine()},
-	}}
-	for _, in := range p.Inputs {
-		props.Props = append(props.Props, junitProp{Name: "logsleuth.input.sha256", Value: in.SHA256 + "  " + sanitizeInline(in.Source)})
+	for i, c := range r.Stats.Recognitions() {
+		if i == maxSARIFDiagnostics {
+			break
+		}
+		props.Props = append(props.Props, junitProp{Name: "logsleuth.source", Value: sanitizeInline(c.String())})
+	}
+	if len(props.Props) == 0 {
+		return nil
 	}
 	return props
 }

@@ -257,13 +257,52 @@ func mdHead(r *Report) string {
 		}
 		b.WriteString("\n</details>\n")
 	}
+	b.WriteString(mdSources(r))
 	b.WriteString(mdGone(r))
 	b.WriteString(mdOmitted(r))
 	return b.String()
 }
 
-// mdProvenance is the report's last line: which logsleuth, how run, and
-// how many inputs the JSON report gives digests of.
+// mdMaxSources bounds the sources listed; all are in the JSON report.
+const mdMaxSources = 50
+
+// mdSources says how much of each source was recognised: a line for one
+// source, a folded list for several, and in bold each source nothing in
+// which was recognised.
+func mdSources(r *Report) string {
+	st := &r.Stats
+	if len(st.Sources) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	bad := st.Unrecognised()
+	for _, s := range bad {
+		fmt.Fprintf(&b, "\n**Nothing recognised in %s** (%s): not a YugabyteDB or Elasticsearch log in a form logsleuth reads.\n", mdCode(s.Source, false), plural(s.Lines, "line"))
+	}
+	known, lines := 0, 0
+	for _, s := range st.Sources {
+		known += Recognised(s)
+		lines += s.Lines
+	}
+	head := fmt.Sprintf("%s: %d of %s recognised", plural(len(st.Sources), "source"), known, plural(lines, "line"))
+	if len(st.Sources) == 1 {
+		fmt.Fprintf(&b, "\n%s.\n", mdText(head))
+		return b.String()
+	}
+	fmt.Fprintf(&b, "\n<details><summary>%s</summary>\n\n", htmlText(head))
+	for i, s := range st.Sources {
+		if i == mdMaxSources {
+			fmt.Fprintf(&b, "- ... and %d more (see the JSON report)\n", len(st.Sources)-i)
+			break
+		}
+		fmt.Fprintf(&b, "- %s: %d of %s recognised\n", mdCode(s.Source, false), Recognised(s), plural(s.Lines, "line"))
+	}
+	b.WriteString("\n</details>\n")
+	return b.String()
+}
+
+// mdProvenance is the line under the title: which logsleuth, how run,
+// and how many inputs the JSON report gives digests of.
 func mdProvenance(p *Provenance) string {
 	s := "Written by logsleuth " + mdCode(p.Version, false) + ": " + mdCode(p.CommandLine(), false)
 	if n := len(p.Inputs); n > 0 {

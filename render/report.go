@@ -1,6 +1,8 @@
 package render
 
 import (
+	"fmt"
+
 	"github.com/logsleuth/logsleuth/parse"
 	"github.com/logsleuth/logsleuth/rules"
 )
@@ -48,6 +50,9 @@ type Stats struct {
 	Events      int                `json:"events"`
 	Unclaimed   int                `json:"unclaimed"`
 	Diagnostics []parse.Diagnostic `json:"diagnostics"`
+	// Recognised says per source how many lines were recognised; JSON
+	// fills it from Sources (Recognitions).
+	Recognised []Recognition `json:"recognised,omitempty"`
 	// Unreadable lists inputs that could not be read (in full).
 	Unreadable []string `json:"unreadable,omitempty"`
 	// Digests are the SHA-256 of each source's bytes as read, in source
@@ -72,12 +77,13 @@ type Skipped struct {
 }
 
 // Unrecognised lists the sources of which no line was recognised
-// (Recognised): an input logsleuth could not read as any database's
-// log, which no report may pass over in silence.
+// (Recognised): an input logsleuth could not read as any database's log,
+// which no report may pass over in silence. An empty source has nothing
+// to recognise and is not listed.
 func (s *Stats) Unrecognised() []parse.Stats {
 	var out []parse.Stats
 	for _, src := range s.Sources {
-		if Recognised(src) == 0 {
+		if src.Lines > 0 && Recognised(src) == 0 {
 			out = append(out, src)
 		}
 	}
@@ -89,6 +95,27 @@ func (s *Stats) Unrecognised() []parse.Stats {
 // parser claimed (a scan that does not count Known leaves it zero).
 func Recognised(src parse.Stats) int {
 	return max(src.Known, src.Claimed)
+}
+
+// Recognition is how much of one source was recognised, as every report
+// says it: "N of M lines recognised".
+type Recognition struct {
+	Source     string `json:"source"`
+	Recognised int    `json:"recognised"`
+	Lines      int    `json:"lines"`
+}
+
+func (c Recognition) String() string {
+	return fmt.Sprintf("%s: %d of %s recognised", c.Source, c.Recognised, plural(c.Lines, "line"))
+}
+
+// Recognitions is Recognition for every source, in source order.
+func (s *Stats) Recognitions() []Recognition {
+	out := make([]Recognition, len(s.Sources))
+	for i, src := range s.Sources {
+		out[i] = Recognition{Source: src.Source, Recognised: Recognised(src), Lines: src.Lines}
+	}
+	return out
 }
 
 // ReadSystem reports whether any event of system sys was read, and true

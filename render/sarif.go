@@ -240,13 +240,17 @@ func SARIF(w io.Writer, r *Report, opt SARIFOptions) error {
 const maxSARIFDiagnostics = 100
 
 func sarifInvocationOf(r *Report, opt SARIFOptions) sarifInvocation {
-	inv := sarifInvocation{ExecutionSuccessful: len(r.Stats.Unreadable) == 0}
+	bad := r.Stats.Unrecognised()
+	inv := sarifInvocation{ExecutionSuccessful: len(r.Stats.Unreadable) == 0 && len(bad) == 0}
 	if p := r.Provenance; p != nil {
 		inv.CommandLine = p.CommandLine()
 		inv.Arguments = sanitizeAll(p.Command)
 	}
 	for _, u := range r.Stats.Unreadable {
 		inv.Notifications = append(inv.Notifications, sarifNotification{Level: "error", Message: sarifText{Text: "not read: " + sanitizeInline(u)}})
+	}
+	for _, s := range bad {
+		inv.Notifications = append(inv.Notifications, sarifNotification{Level: "error", Message: sarifText{Text: fmt.Sprintf("nothing recognised in %s (%s)", sanitizeInline(s.Source), plural(s.Lines, "line"))}})
 	}
 	if note := r.omittedNote(); note != "" {
 		var parts []string
@@ -265,6 +269,13 @@ func sarifInvocationOf(r *Report, opt SARIFOptions) sarifInvocation {
 			n.Locations = []sarifLocation{{PhysicalLocation: opt.physical(rules.Evidence{Source: d.Pos.Source, Line: d.Pos.Line})}}
 		}
 		inv.Notifications = append(inv.Notifications, n)
+	}
+	// How much of each source was recognised, last.
+	for i, c := range r.Stats.Recognitions() {
+		if i == maxSARIFDiagnostics {
+			break
+		}
+		inv.Notifications = append(inv.Notifications, sarifNotification{Level: "note", Message: sarifText{Text: sanitizeInline(c.String())}})
 	}
 	return inv
 }

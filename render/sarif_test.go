@@ -76,7 +76,8 @@ func TestSARIFValidatesAgainstSchema(t *testing.T) {
 	require.NoError(t, json.Unmarshal(b.Bytes(), &doc))
 	inv := doc.Runs[0].Invocations[0]
 	assert.False(t, inv.ExecutionSuccessful)
-	require.Len(t, inv.Notifications, 3)
+	require.Len(t, inv.Notifications, 4)
+	assert.Equal(t, "logs/tserver.log: 71 of 71 lines recognised", inv.Notifications[3].Message.Text)
 	assert.Equal(t, "error", inv.Notifications[0].Level)
 	assert.Equal(t, "not read: gone.log: no such file or directory", inv.Notifications[0].Message.Text)
 	assert.Equal(t, "cut", inv.Notifications[1].Message.Text)

@@ -107,8 +107,11 @@ func Text(w io.Writer, r *Report, opt TextOptions) error {
 	if len(r.Gone) > 0 {
 		b.WriteString(goneText(r, st))
 	}
-	if len(r.Stats.Sources) > 1 {
+	if len(r.Stats.Sources) > 1 || len(r.Stats.Unrecognised()) > 0 {
 		b.WriteString(sources(r, st))
+	}
+	for _, s := range r.Stats.Unrecognised() {
+		fmt.Fprintf(&b, "nothing recognised in %s (%s): not a YugabyteDB or Elasticsearch log in a form logsleuth reads\n", Sanitize(s.Source), plural(s.Lines, "line"))
 	}
 	b.WriteString(summary(r))
 	b.WriteString("\n")
@@ -183,8 +186,9 @@ func baselineSummary(r *Report) string {
 	return fmt.Sprintf("%d new, %d gone, %d unchanged since the baseline", n, len(r.Gone), len(r.Findings)-n)
 }
 
-// sources says, when several inputs were read, which peers or nodes each
-// speaks for: the first thing to check when a verdict spans files.
+// sources says, when several inputs were read (or one was not
+// recognised), how much of each was recognised and which peers or nodes
+// each speaks for: the first thing to check when a verdict spans files.
 func sources(r *Report, st textStyles) string {
 	var b strings.Builder
 	b.WriteString("sources:\n")
@@ -193,7 +197,7 @@ func sources(r *Report, st textStyles) string {
 		if len(s.SpeaksFor) > 0 {
 			who = strings.Join(s.SpeaksFor, ", ")
 		}
-		fmt.Fprintf(&b, "  %s  %s\n", st.where.Render(Sanitize(s.Source)), Sanitize(clipText(who, 200)))
+		fmt.Fprintf(&b, "  %s  %d of %s recognised  %s\n", st.where.Render(Sanitize(s.Source)), Recognised(s), plural(s.Lines, "line"), Sanitize(clipText(who, 200)))
 	}
 	b.WriteString("\n")
 	return b.String()

@@ -27,3 +27,24 @@ func TestJUnitSaysWhatWasNotRead(t *testing.T) {
 		}
 	}
 }
+
+// Every format says how much of each input was recognised, and the text
+// summary names an input nothing in which was.
+func TestRecognisedPerSource(t *testing.T) {
+	dir := t.TempDir()
+	notes := filepath.Join(dir, "notes.txt")
+	require.NoError(t, os.WriteFile(notes, []byte(strings.Repeat("the build went fine today\n", 5)), 0o644))
+	r := logsleuth(t, "", nil, "analyze", "--fail-on", "none", sample, notes)
+	assert.Contains(t, r.stdout, "sources:\n  "+sample+"  71 of 71 lines recognised  peer daf8ed30f5e54b3a9911994285a554ef\n  "+notes+"  0 of 5 lines recognised  no peer or node named\n")
+	assert.Contains(t, r.stdout, "nothing recognised in "+notes+" (5 lines): not a YugabyteDB or Elasticsearch log in a form logsleuth reads\n")
+	for format, want := range map[string]string{
+		"json":     `"recognised": 71,`,
+		"markdown": "**Nothing recognised in `" + notes + "`** (5 lines)",
+		"sarif":    `"text": "` + notes + `: 0 of 5 lines recognised"`,
+		"junit":    `<property name="logsleuth.source" value="` + sample + `: 71 of 71 lines recognised"></property>`,
+		"html":     sample + `: 71 of 71 lines recognised`,
+	} {
+		r := logsleuth(t, "", nil, "analyze", "--fail-on", "none", "--format", format, sample, notes)
+		assert.Contains(t, r.stdout, want, format)
+	}
+}

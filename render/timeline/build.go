@@ -339,6 +339,13 @@ func (b *builder) finish(rep *render.Report) {
 		if p := rep.Provenance; p != nil {
 			b.m.Footer = p.FooterLine()
 		}
+		for i, c := range rep.Stats.Recognitions() {
+			if i == maxDiags {
+				b.m.Recognised = append(b.m.Recognised, fmt.Sprintf("... and %d more sources (see the JSON report)", len(rep.Stats.Sources)-i))
+				break
+			}
+			b.m.Recognised = append(b.m.Recognised, render.Sanitize(c.String()))
+		}
 		if note := omittedNote(rep); note != "" {
 			b.m.Notes = append(b.m.Notes, note)
 		}

@@ -67,6 +67,7 @@ func WriteModel(w io.Writer, m *Model) error {
 <h2>Findings</h2>
 <ul id="findings"></ul>
 <details id="diags" hidden></details>
+<details id="sources" hidden></details>
 <div id="legend"></div>
 </aside>
 <div id="right">

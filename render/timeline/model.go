@@ -37,6 +37,8 @@ type Model struct {
 	// header says the dates are not as printed.
 	Year        string `json:"year,omitempty"`
 	YearGuessed bool   `json:"yearGuessed,omitempty"`
+	// Recognised says per source "N of M lines recognised".
+	Recognised []string `json:"recognised,omitempty"`
 	// Footer is the run's provenance, for the page's footer.
 	Footer string `json:"footer,omitempty"`
 }

@@ -757,6 +757,14 @@
       dg.hidden = false;
       dg.open = M.diags.length <= 5;
     }
+    if (M.recognised && M.recognised.length) {
+      var sg = document.getElementById('sources');
+      sg.appendChild(h('summary', '', M.recognised.length + ' source' + (M.recognised.length > 1 ? 's' : '') + ': how much was recognised'));
+      var sl = h('ul', 'diaglist');
+      M.recognised.forEach(function (d) { sl.appendChild(h('li', '', d)); });
+      sg.appendChild(sl);
+      sg.hidden = false;
+    }
     if (M.footer) document.getElementById('footer').textContent = M.footer;
     var host = document.getElementById('panes');
     M.panes.forEach(function (p, i) {
