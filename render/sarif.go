@@ -298,10 +298,19 @@ func sarifRuleOf(rule rules.Rule) sarifRule {
 		out.FullDescription = &sarifText{Text: rule.Explain}
 		out.Help = &sarifHelp{Text: RuleHelpText(rule), Markdown: RuleHelpMarkdown(rule)}
 	}
-	if len(rule.Upstream) > 0 {
-		out.HelpURI = rule.Upstream[0]
-	}
+	out.HelpURI = RuleDocURL(rule.ID)
 	return out
+}
+
+// RuleDocsBase is where the rule pages (docs/rules in the repository)
+// are published.
+const RuleDocsBase = "https://github.com/logsleuth/logsleuth/blob/main/docs/rules/"
+
+// RuleDocURL is the page that documents rule id: what the invariant is,
+// what breaks it, how to read the evidence, the upstream issues. The
+// page's name is the ID with its slashes as dots.
+func RuleDocURL(id string) string {
+	return RuleDocsBase + url.PathEscape(strings.ReplaceAll(id, "/", ".")+".md")
 }
 
 // ruleName is the rule ID in the PascalCase SARIF suggests for names:
