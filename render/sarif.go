@@ -229,6 +229,11 @@ func SARIF(w io.Writer, r *Report, opt SARIFOptions) error {
 			BaselineState:       "absent",
 			Properties:          sarifResultProps{Origin: string(f.Origin), Subject: sanitizeSubject(f.Subject), Facts: sanitizeFacts(f.Facts)},
 		}
+		// Where the baseline saw it: consumers want a location on
+		// every result.
+		if len(f.Evidence) > 0 {
+			res.Locations = []sarifLocation{{PhysicalLocation: opt.physical(f.Evidence[0])}}
+		}
 		run.Results = append(run.Results, res)
 	}
 	log := sarifLog{Schema: sarifSchema, Version: "2.1.0", Runs: []sarifRun{run}}

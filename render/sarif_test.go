@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/url"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -12,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/logsleuth/logsleuth/parse"
+	"github.com/logsleuth/logsleuth/rules"
 )
 
 // sarifSchemaFile is the OASIS SARIF 2.1.0 schema (errata 01), vendored
@@ -52,6 +54,19 @@ func TestSARIFValidatesAgainstSchema(t *testing.T) {
 	b.Reset()
 	require.NoError(t, SARIF(&b, r, SARIFOptions{}))
 	validateSARIF(t, sch, b.Bytes())
+
+	// With findings gone since the baseline, provenance with digests,
+	// and findings left out by --max-findings.
+	g := sampleReport()
+	g.HasBaseline = true
+	g.Baselined, g.Gone = NewBaseline(append([]rules.Finding{baseFinding()}, g.Findings[0])).Compare(g.Findings)
+	g.Provenance = &Provenance{Version: "1.2.3", Command: []string{"logsleuth", "analyze", "logs/tserver.log"}, Inputs: []InputDigest{{Source: "logs/tserver.log", Bytes: 6198, SHA256: strings.Repeat("ab", 32)}}}
+	g.Limit(2)
+	b.Reset()
+	require.NoError(t, SARIF(&b, g, SARIFOptions{ToolVersion: "1.2.3", Cwd: "/src/repo"}))
+	validateSARIF(t, sch, b.Bytes())
+	assert.Contains(t, b.String(), `"baselineState": "absent"`)
+	assert.Contains(t, b.String(), `"sha-256": "`+strings.Repeat("ab", 32)+`"`)
 
 	b.Reset()
 	require.NoError(t, SARIF(&b, &Report{}, SARIFOptions{}))
