@@ -104,19 +104,28 @@ func TestPageIsBounded(t *testing.T) {
 }
 
 // BenchmarkWriteLargeES is the HTML writer on a generated Elasticsearch
-// log: MB/s of log and the page's size (page-bytes).
+// log, with the page's item budget (bounded) and without it (unbounded,
+// as before the budget): MB/s of log, allocations, and the page's size
+// (page-bytes).
 func BenchmarkWriteLargeES(b *testing.B) {
 	events, rep, size := synthRun(b, synth.Options{System: "es", Size: 32 << 20, Seed: 7, Peers: 3})
-	b.SetBytes(int64(size))
-	b.ReportAllocs()
-	b.ResetTimer()
-	var n int
-	for i := 0; i < b.N; i++ {
-		var page bytes.Buffer
-		if err := timeline.Write(&page, events, rep); err != nil {
-			b.Fatal(err)
-		}
-		n = page.Len()
+	for _, bc := range []struct {
+		name  string
+		items int
+	}{{"bounded", timeline.MaxItems}, {"unbounded", 1 << 40}} {
+		b.Run(bc.name, func(b *testing.B) {
+			defer timeline.SetMaxItems(bc.items)()
+			b.SetBytes(int64(size))
+			b.ReportAllocs()
+			var n int
+			for i := 0; i < b.N; i++ {
+				var page bytes.Buffer
+				if err := timeline.Write(&page, events, rep); err != nil {
+					b.Fatal(err)
+				}
+				n = page.Len()
+			}
+			b.ReportMetric(float64(n), "page-bytes")
+		})
 	}
-	b.ReportMetric(float64(n), "page-bytes")
 }
