@@ -14,6 +14,7 @@ import (
 // analyzeOptions are analyze's flags.
 type analyzeOptions struct {
 	readOptions
+	reportOptions
 	Format    string
 	formatSet func() bool
 	Outputs   []string
@@ -74,6 +75,7 @@ be written; 3 usage error.`,
 	f.StringVar(&opts.Color, "color", "auto", "colour text output: auto, always or never (NO_COLOR and CLICOLOR_FORCE are honoured in auto)")
 	addCISafeFlag(f, &opts.CISafe)
 	addReadFlags(f, &opts.readOptions)
+	addReportFlags(f, &opts.reportOptions)
 	addCatalogFlag(f, &opts.Catalog)
 	_ = cmd.RegisterFlagCompletionFunc("format", completeWords(formats...))
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", completeWords("error", "warning", "note", "none"))
@@ -116,6 +118,9 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 	if err := validateRead(&opts.readOptions); err != nil {
 		return err
 	}
+	if err := validateReport(&opts.reportOptions); err != nil {
+		return err
+	}
 	cat, err := loadCatalog(opts.Catalog)
 	if err != nil {
 		return err
@@ -132,7 +137,7 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 			return err
 		}
 	}
-	env := renderEnv{color: ios.colorFor(opts.Color), ciSafe: ciSafe(ios, opts.CISafe), sarif: render.SARIFOptions{ToolVersion: versionString()}}
+	env := renderEnv{color: ios.colorFor(opts.Color), ciSafe: ciSafe(ios, opts.CISafe), sarif: render.SARIFOptions{ToolVersion: versionString()}, summary: opts.Summary, markdownLimit: opts.MarkdownLimit}
 	if hasFormat(outs, "sarif") {
 		if env.sarif.Cwd, err = ios.getwd(); err != nil {
 			return usagef("working directory: %v", err)
@@ -158,7 +163,9 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 
 	run, ran := choosePacks(newPacksWith(cat), sel)
 	keep := wantsEvents(outs)
+	seen := systemsSeen{}
 	stats := read(ios, in, opts.readOptions, func(e parse.Event) {
+		seen.note(e)
 		for _, p := range run {
 			p.Observe(e)
 		}
@@ -167,11 +174,13 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 		}
 	})
 	findings := finish(run, sel, opts.readOptions)
-	rep := &render.Report{Findings: findings, Stats: stats, Rules: ran, FailOn: failOn}
+	stats.Systems = seen.list()
+	rep := &render.Report{Findings: findings, Stats: stats, Rules: ran, FailOn: failOn, Artifact: opts.artifactName(args), Provenance: provenance(ios, &stats)}
 	if baseline != nil {
 		rep.HasBaseline = true
-		rep.Baselined = baseline.Match(findings)
+		rep.Baselined, rep.Gone = baseline.Compare(findings)
 	}
+	rep.Limit(opts.MaxFindings)
 	if err := writeOutputs(ios, outs, rep, env); err != nil {
 		return err
 	}

@@ -72,6 +72,7 @@ func read(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)) ren
 		diags   []parse.Diagnostic
 		err     error
 		scanned bool
+		digest  *digest
 	}
 	results := make([][]result, len(plan.Groups))
 	if prog != nil {
@@ -97,9 +98,9 @@ func read(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)) ren
 					results[i] = append(results[i], result{err: err})
 					continue
 				}
-				res := result{name: l.Name, scanned: true, speaks: map[string]bool{}}
+				res := result{name: l.Name, scanned: true, speaks: map[string]bool{}, digest: newDigest()}
 				var first, last time.Time
-				res.stats, res.diags, res.err = parse.ScanFunc(r, l.Name, systems, parse.Options{Year: opt.Year, AlarmPhrases: opt.AlarmPhrases}, func(e parse.Event) {
+				res.stats, res.diags, res.err = parse.ScanFunc(res.digest.tee(r), l.Name, systems, parse.Options{Year: opt.Year, AlarmPhrases: opt.AlarmPhrases}, func(e parse.Event) {
 					if t := e.Info().Time; !t.IsZero() {
 						if first.IsZero() {
 							first = t
@@ -144,6 +145,7 @@ func read(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)) ren
 	for _, r := range all {
 		if r.scanned {
 			st.Add(r.stats, r.diags)
+			st.Digests = append(st.Digests, r.digest.of(r.name))
 		}
 		if r.err != nil {
 			fmt.Fprintf(ios.ErrOut, "logsleuth: %s\n", render.Sanitize(r.err.Error()))
