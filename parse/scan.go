@@ -175,7 +175,11 @@ const MaxDiags = 1000
 
 // ScanFunc is Scan for inputs too large to hold their events: each event
 // goes to emit as soon as it is complete (a multi-line event when its last
-// line has been read), in line order, with its time filled in.
+// line has been read), in line order, with its time filled in. A listing
+// of several files' or streams' lines (grep -rn, a Loki query over several
+// pods; unwrap.Envelope.Splits) is the exception: each file or stream is
+// read as a source of its own, and their events are held to the end to be
+// merged by time, as if the files had been given apart.
 func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit func(Event)) (Stats, []Diagnostic, error) {
 	st := Stats{Source: source}
 	newTarget := func(name string) *target {
