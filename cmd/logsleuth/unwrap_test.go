@@ -1,6 +1,9 @@
 package main
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -476,3 +479,35 @@ func TestLokiListingOfSeveralStreams(t *testing.T) {
 }
 
 var streamRE = regexp.MustCompile(`"source":"loki\.jsonl\{\\"app\\":\\"db\\",\\"filename\\":\\"([^\\]+)\\"\}"`)
+
+// An archive member in an envelope (a CRI node file in a support
+// bundle) is taken for a log and unwrapped like a file.
+func TestWrappedArchiveMember(t *testing.T) {
+	b, err := os.ReadFile(sample)
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	var cri []string
+	for i, l := range lines {
+		cri = append(cri, collected(i).Format(time.RFC3339Nano)+" stderr F "+l)
+	}
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(zw)
+	body := []byte(strings.Join(cri, "\n") + "\n")
+	require.NoError(t, tw.WriteHeader(&tar.Header{Name: "var/log/pods/yb_yb-tserver-0/yb-tserver/mvcc-ht-too-low.log", Mode: 0o644, Size: int64(len(body)), Typeflag: tar.TypeReg}))
+	_, err = tw.Write(body)
+	require.NoError(t, err)
+	require.NoError(t, tw.Close())
+	require.NoError(t, zw.Close())
+	path := filepath.Join(t.TempDir(), "bundle.tgz")
+	require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
+
+	want, code := findings(t, []string{sample}, nil, false)
+	back := map[string]map[int]int{"mvcc-ht-too-low.log": {}}
+	for i := range lines {
+		back["mvcc-ht-too-low.log"][i+1] = i + 1
+	}
+	got, gotCode := findings(t, []string{path}, back, false)
+	assert.Equal(t, want, got)
+	assert.Equal(t, code, gotCode)
+}
