@@ -511,3 +511,23 @@ func TestWrappedArchiveMember(t *testing.T) {
 	assert.Equal(t, want, got)
 	assert.Equal(t, code, gotCode)
 }
+
+// Standard input is unwrapped too.
+func TestWrappedStdin(t *testing.T) {
+	line := "2023-10-07T16:39:00.100000123Z stderr F I1007 16:39:00.100000  5100 raft_consensus.cc:1234] T 35ef P daf8 [term 3 FOLLOWER]: Advancing to term 4\n"
+	r := logsleuth(t, line, nil, "analyze", "--format", "json", "-")
+	var out struct {
+		Stats struct {
+			Events  int `json:"events"`
+			Sources []struct {
+				Envelope string `json:"envelope"`
+				Claimed  int    `json:"claimed"`
+			} `json:"sources"`
+		} `json:"stats"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &out), r.stderr)
+	assert.Equal(t, 1, out.Stats.Events)
+	require.Len(t, out.Stats.Sources, 1)
+	assert.Equal(t, "CRI (kubelet node log)", out.Stats.Sources[0].Envelope)
+	assert.Equal(t, 1, out.Stats.Sources[0].Claimed)
+}
