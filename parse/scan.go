@@ -357,8 +357,10 @@ func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit
 			if w.env == nil {
 				offer(*p)
 			} else {
-				lineNo++
-				st.Lines++
+				if p.flags&flagSameLine == 0 {
+					lineNo++
+					st.Lines++
+				}
 				if p.flags&flagBad != 0 {
 					st.Unclaimed++
 					sink.Diag(Pos{source, lineNo}, "%v; skipped", c.bad[i])

@@ -146,3 +146,29 @@ func FuzzScanWrapped(f *testing.F) {
 		}
 	})
 }
+
+// A record whose message holds several lines (a Loki entry a multiline
+// stage joined, a journald MESSAGE) is several lines at the record's line,
+// in their order even when the listing is newest first.
+func TestScanMultilineRecords(t *testing.T) {
+	var b strings.Builder
+	for i := 20; i >= 1; i-- {
+		line := fmt.Sprintf("line %d", i)
+		if i == 5 {
+			line = "F1007 fatal\\n    @ frame 1\\r\\n    @ frame 2"
+		}
+		fmt.Fprintf(&b, `{"labels":{"app":"yb"},"line":"%s","timestamp":"2023-10-07T16:39:%02dZ"}`+"\n", line, i)
+	}
+	seen, st, _ := scanSeen(t, b.String())
+	require.Len(t, seen, 22)
+	assert.Equal(t, []string{
+		`16 2023-10-07T16:39:05Z "F1007 fatal"`,
+		`16 2023-10-07T16:39:05Z "    @ frame 1"`,
+		`16 2023-10-07T16:39:05Z "    @ frame 2"`,
+		`15 2023-10-07T16:39:06Z "line 6"`,
+	}, seen[4:8])
+	assert.Equal(t, 20, st.Lines)
+
+	seen, _, _ = scanSeen(t, `{"__REALTIME_TIMESTAMP":"1696696740100000","MESSAGE":"one\ntwo"}`+"\n")
+	assert.Equal(t, []string{`1 2023-10-07T16:39:00.1Z "one"`, `1 2023-10-07T16:39:00.1Z "two"`}, seen)
+}

@@ -131,6 +131,20 @@ func (e *Envelope) Decodes() bool {
 	return false
 }
 
+// Multiline says a line's text can hold newlines: a JSON record's
+// message of several lines, each of which is a line of the log.
+func (e *Envelope) Multiline() bool {
+	if e == nil {
+		return false
+	}
+	for _, l := range e.layers {
+		if l.k.first == "{" {
+			return true
+		}
+	}
+	return false
+}
+
 // MayDescend says the envelope is a listing that can be newest first, so
 // the caller should restore the order (Reorder).
 func (e *Envelope) MayDescend() bool {
