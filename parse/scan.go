@@ -238,6 +238,8 @@ func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit
 	// offerAt offers the line numbered n, or in a listing of several
 	// files, the line ref says.
 	offerAt := func(n int, p preparedLine, ref subRef) {
+		// The input's own line, for what is said of the input as a whole.
+		outer := n
 		cur = main
 		if ref.src != nil {
 			t := byName[string(ref.src)]
@@ -264,7 +266,7 @@ func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit
 		}
 		if p.flags&flagBinary != 0 {
 			if binary == 0 {
-				binFirst = n
+				binFirst = outer
 			}
 			binary++
 			st.Unclaimed++
@@ -273,7 +275,7 @@ func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit
 		}
 		if p.flags&flagInvalid != 0 {
 			if invalid == 0 {
-				invFirst = n
+				invFirst = outer
 			}
 			invalid++
 		}
