@@ -214,11 +214,9 @@ func prepare(c *chunk, systems []System) {
 	valid := utf8.Valid(data)
 	env := c.env
 	decodes, splits, multiline := env.Decodes(), env.Splits(), env.Multiline()
-	if env != nil && cap(c.scratch.Buf) < len(data) {
-		// Decoded text is never longer than the JSON it came from: one
-		// buffer per chunk holds it all.
-		c.scratch.Buf = make([]byte, 0, len(data))
-	}
+	// Decoded text (JSON escapes) goes to the chunk's scratch buffer,
+	// grown as needed: a line decoded before a growth keeps the old
+	// array, so its text stays valid.
 	for len(data) > 0 {
 		i := bytes.IndexByte(data, '\n')
 		var text []byte
