@@ -35,6 +35,7 @@ const (
 	flagPartial              // an envelope's partial line: goes on in the next of its stream
 	flagNoLine               // an envelope line that holds no log line
 	flagBad                  // an envelope line that could not be read (chunk.bad says why)
+	flagSameLine             // a further line of one envelope line (a JSON record's message holding newlines)
 )
 
 type preparedLine struct {
@@ -215,12 +216,10 @@ func prepare(c *chunk, systems []System) {
 	binary := bytes.IndexByte(data, 0) >= 0
 	valid := utf8.Valid(data)
 	env := c.env
-	decodes, splits := env.Decodes(), env.Splits()
-	if env != nil && cap(c.scratch.Buf) < len(data) {
-		// Decoded text is never longer than the JSON it came from: one
-		// buffer per chunk holds it all.
-		c.scratch.Buf = make([]byte, 0, len(data))
-	}
+	decodes, splits, multiline := env.Decodes(), env.Splits(), env.Multiline()
+	// Decoded text (JSON escapes) goes to the chunk's scratch buffer,
+	// grown as needed: a line decoded before a growth keeps the old
+	// array, so its text stays valid.
 	for len(data) > 0 {
 		i := bytes.IndexByte(data, '\n')
 		var text []byte
@@ -237,6 +236,7 @@ func prepare(c *chunk, systems []System) {
 		} else if len(data) == 0 && c.over {
 			p.flags = flagOverlong
 		}
+		var ref subRef
 		if env != nil && !(binary && bytes.IndexByte(p.text, 0) >= 0) {
 			in := env.Strip(p.text, &c.scratch)
 			switch {
@@ -255,10 +255,7 @@ func prepare(c *chunk, systems []System) {
 			}
 			p.text, p.stream, p.nanos = in.Text, in.Stream, in.Nanos
 			if splits && in.Source != nil {
-				for len(c.subs) < len(c.lines) {
-					c.subs = append(c.subs, subRef{})
-				}
-				c.subs = append(c.subs, subRef{in.Source, in.Num})
+				ref = subRef{in.Source, in.Num}
 			}
 			if in.Partial {
 				p.flags |= flagPartial
@@ -267,23 +264,34 @@ func prepare(c *chunk, systems []System) {
 				p.flags |= flagInvalid
 				p.text = bytes.ToValidUTF8(p.text, []byte("\uFFFD"))
 			}
-		}
-		switch {
-		case binary && bytes.IndexByte(p.text, 0) >= 0:
-			p.flags |= flagBinary
-		case blank(p.text):
-			p.flags |= flagBlank
-		default:
-			// A cut line may end inside a character.
-			if (!valid || p.flags&flagOverlong != 0) && !utf8.Valid(p.text) {
-				p.flags |= flagInvalid
-				p.text = bytes.ToValidUTF8(p.text, []byte("\uFFFD"))
+			if multiline && bytes.IndexByte(p.text, '\n') >= 0 {
+				// A record's message of several lines is several lines,
+				// all at the record's line; only the last can go on in
+				// the next record.
+				partial := p.flags & flagPartial
+				p.flags &^= flagPartial
+				rest := p.text
+				for k := 0; ; k++ {
+					q := p
+					j := bytes.IndexByte(rest, '\n')
+					if j < 0 {
+						q.text, q.flags = rest, q.flags|partial
+					} else {
+						q.text, rest = rest[:j:j], rest[j+1:]
+					}
+					q.text = bytes.TrimSuffix(q.text, []byte("\r"))
+					if k > 0 {
+						q.flags |= flagSameLine
+					}
+					c.add(q, ref, binary, valid, systems)
+					if j < 0 {
+						break
+					}
+				}
+				continue
 			}
-			if p.flags&flagPartial == 0 {
-				p.skip = skipOf(systems, p.text)
-			}
 		}
-		c.lines = append(c.lines, p)
+		c.add(p, ref, binary, valid, systems)
 	}
 	for i := len(c.lines) - 1; i >= 0; i-- {
 		p := &c.lines[i]
@@ -296,6 +304,33 @@ func prepare(c *chunk, systems []System) {
 		}
 	}
 	close(c.done)
+}
+
+// add classifies a prepared line (binary, blank, invalid UTF-8, the Skip
+// verdicts) and appends it, with where a listing says it is from.
+func (c *chunk) add(p preparedLine, ref subRef, binary, valid bool, systems []System) {
+	switch {
+	case binary && bytes.IndexByte(p.text, 0) >= 0:
+		p.flags |= flagBinary
+	case blank(p.text):
+		p.flags |= flagBlank
+	default:
+		// A cut line may end inside a character.
+		if (!valid || p.flags&flagOverlong != 0) && !utf8.Valid(p.text) {
+			p.flags |= flagInvalid
+			p.text = bytes.ToValidUTF8(p.text, []byte("\uFFFD"))
+		}
+		if p.flags&flagPartial == 0 {
+			p.skip = skipOf(systems, p.text)
+		}
+	}
+	if ref.src != nil {
+		for len(c.subs) < len(c.lines) {
+			c.subs = append(c.subs, subRef{})
+		}
+		c.subs = append(c.subs, ref)
+	}
+	c.lines = append(c.lines, p)
 }
 
 // skipOf returns the index of the system whose Skip test takes text, or

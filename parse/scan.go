@@ -252,6 +252,8 @@ func scan(feed func(fn func(*chunk)) (int64, error), source string, systems []Sy
 	// offerAt offers the line numbered n, or in a listing of several
 	// files, the line ref says.
 	offerAt := func(n int, p preparedLine, ref subRef) {
+		// The input's own line, for what is said of the input as a whole.
+		outer := n
 		cur = main
 		if ref.src != nil {
 			t := byName[string(ref.src)]
@@ -278,7 +280,7 @@ func scan(feed func(fn func(*chunk)) (int64, error), source string, systems []Sy
 		}
 		if p.flags&flagBinary != 0 {
 			if binary == 0 {
-				binFirst = n
+				binFirst = outer
 			}
 			binary++
 			st.Unclaimed++
@@ -287,7 +289,7 @@ func scan(feed func(fn func(*chunk)) (int64, error), source string, systems []Sy
 		}
 		if p.flags&flagInvalid != 0 {
 			if invalid == 0 {
-				invFirst = n
+				invFirst = outer
 			}
 			invalid++
 		}
@@ -384,8 +386,10 @@ func scan(feed func(fn func(*chunk)) (int64, error), source string, systems []Sy
 			if w.env == nil {
 				offer(*p)
 			} else {
-				lineNo++
-				st.Lines++
+				if p.flags&flagSameLine == 0 {
+					lineNo++
+					st.Lines++
+				}
 				if p.flags&flagBad != 0 {
 					st.Unclaimed++
 					sink.Diag(Pos{source, lineNo}, "%v; skipped", c.bad[i])

@@ -59,6 +59,9 @@ type kind struct {
 	descends bool
 	// bytes says the envelope can carry lines that are not UTF-8.
 	bytes bool
+	// multiline says a record's text can hold newlines (docker's and
+	// CRI's cannot: the runtime splits the output at them).
+	multiline bool
 	// learn, when set, fills a layer's parameters from the head lines it
 	// took (grep's paths).
 	learn func(l *layer, head [][]byte)
@@ -84,8 +87,8 @@ type layer struct {
 // specific comes first.
 var kinds = []*kind{
 	{name: "docker json-file", first: "{", strip: stripDocker},
-	{name: "Loki jsonl (logcli -o jsonl)", first: "{", strip: stripLokiJSONL, descends: true, learn: learnStreams},
-	{name: "journald json (journalctl -o json)", first: "{", strip: stripJournalJSON, bytes: true},
+	{name: "Loki jsonl (logcli -o jsonl)", first: "{", strip: stripLokiJSONL, descends: true, learn: learnStreams, multiline: true},
+	{name: "journald json (journalctl -o json)", first: "{", strip: stripJournalJSON, bytes: true, multiline: true},
 	{name: "CRI (kubelet node log)", first: "0123456789", strip: stripCRI},
 	{name: "Loki default (logcli -o default)", first: "0123456789", strip: stripLokiDefault, descends: true, learn: learnStreams},
 	{name: "RFC 3339 timestamps (kubectl logs --timestamps, CI step log)", first: "0123456789", strip: stripTimestamp},
@@ -125,6 +128,20 @@ func (e *Envelope) Decodes() bool {
 	}
 	for _, l := range e.layers {
 		if l.k.bytes {
+			return true
+		}
+	}
+	return false
+}
+
+// Multiline says a line's text can hold newlines: a JSON record's
+// message of several lines, each of which is a line of the log.
+func (e *Envelope) Multiline() bool {
+	if e == nil {
+		return false
+	}
+	for _, l := range e.layers {
+		if l.k.multiline {
 			return true
 		}
 	}
@@ -510,6 +527,9 @@ var errNoLog = errors.New("no log field")
 func stripDocker(_ *layer, line []byte, s *Scratch) (Inner, bool) {
 	var in Inner
 	var logv, timev []byte
+	if in, ok := dockerFast(line, s); ok {
+		return in, true
+	}
 	err := eachField(line, func(key, val []byte) error {
 		switch string(key) {
 		case "log":
@@ -551,6 +571,60 @@ func stripDocker(_ *layer, line []byte, s *Scratch) (Inner, bool) {
 		in.Text = in.Text[:len(in.Text)-1]
 	} else {
 		in.Partial = true
+	}
+	in.Text = bytes.TrimSuffix(in.Text, []byte("\r"))
+	return in, true
+}
+
+var (
+	dockerHead   = []byte(`{"log":"`)
+	dockerStderr = []byte(`,"stream":"stderr","time":"`)
+	dockerStdout = []byte(`,"stream":"stdout","time":"`)
+)
+
+// dockerFast reads a record laid out the way dockerd writes it,
+// `{"log":"...","stream":"stderr","time":"..."}`, without walking it as
+// JSON; any other layout (attrs, another order) takes the general way.
+func dockerFast(line []byte, s *Scratch) (Inner, bool) {
+	if !bytes.HasPrefix(line, dockerHead) {
+		return Inner{}, false
+	}
+	end, err := skipString(line, len(dockerHead)-1)
+	if err != nil {
+		return Inner{}, false
+	}
+	logv, rest := line[len(dockerHead)-1:end], line[end:]
+	var in Inner
+	switch {
+	case bytes.HasPrefix(rest, dockerStderr):
+		in.Stream = Stderr
+	case bytes.HasPrefix(rest, dockerStdout):
+		in.Stream = Stdout
+	default:
+		return Inner{}, false
+	}
+	ts := rest[len(dockerStderr):]
+	q := bytes.IndexByte(ts, '"')
+	if q < 0 || len(ts) != q+2 || ts[q+1] != '}' {
+		return Inner{}, false
+	}
+	t, n, ok := rfc3339(ts[:q], false)
+	if !ok || n != q {
+		return Inner{}, false
+	}
+	in.Nanos = t
+	body := logv[1 : len(logv)-1]
+	if i := bytes.IndexByte(body, '\\'); i == len(body)-2 && body[i+1] == 'n' {
+		in.Text = body[:i]
+	} else {
+		if in.Text, err = stringField(logv, &s.Buf); err != nil {
+			return Inner{}, false
+		}
+		if bytes.HasSuffix(in.Text, []byte("\n")) {
+			in.Text = in.Text[:len(in.Text)-1]
+		} else {
+			in.Partial = true
+		}
 	}
 	in.Text = bytes.TrimSuffix(in.Text, []byte("\r"))
 	return in, true

@@ -71,8 +71,17 @@ func (r *Reorder) Add(l Line, emit func(Line)) {
 
 func (r *Reorder) release(reverse bool, emit func(Line)) {
 	if reverse {
-		for i := len(r.held) - 1; i >= 0; i-- {
-			emit(r.held[i])
+		// Newest first by record: the lines of one record (one Num)
+		// keep their order.
+		for end := len(r.held); end > 0; {
+			start := end - 1
+			for start > 0 && r.held[start-1].Num == r.held[end-1].Num {
+				start--
+			}
+			for _, l := range r.held[start:end] {
+				emit(l)
+			}
+			end = start
 		}
 	} else {
 		for _, l := range r.held {

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -476,3 +479,55 @@ func TestLokiListingOfSeveralStreams(t *testing.T) {
 }
 
 var streamRE = regexp.MustCompile(`"source":"loki\.jsonl\{\\"app\\":\\"db\\",\\"filename\\":\\"([^\\]+)\\"\}"`)
+
+// An archive member in an envelope (a CRI node file in a support
+// bundle) is taken for a log and unwrapped like a file.
+func TestWrappedArchiveMember(t *testing.T) {
+	b, err := os.ReadFile(sample)
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	var cri []string
+	for i, l := range lines {
+		cri = append(cri, collected(i).Format(time.RFC3339Nano)+" stderr F "+l)
+	}
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(zw)
+	body := []byte(strings.Join(cri, "\n") + "\n")
+	require.NoError(t, tw.WriteHeader(&tar.Header{Name: "var/log/pods/yb_yb-tserver-0/yb-tserver/mvcc-ht-too-low.log", Mode: 0o644, Size: int64(len(body)), Typeflag: tar.TypeReg}))
+	_, err = tw.Write(body)
+	require.NoError(t, err)
+	require.NoError(t, tw.Close())
+	require.NoError(t, zw.Close())
+	path := filepath.Join(t.TempDir(), "bundle.tgz")
+	require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
+
+	want, code := findings(t, []string{sample}, nil, false)
+	back := map[string]map[int]int{"mvcc-ht-too-low.log": {}}
+	for i := range lines {
+		back["mvcc-ht-too-low.log"][i+1] = i + 1
+	}
+	got, gotCode := findings(t, []string{path}, back, false)
+	assert.Equal(t, want, got)
+	assert.Equal(t, code, gotCode)
+}
+
+// Standard input is unwrapped too.
+func TestWrappedStdin(t *testing.T) {
+	line := "2023-10-07T16:39:00.100000123Z stderr F I1007 16:39:00.100000  5100 raft_consensus.cc:1234] T 35ef P daf8 [term 3 FOLLOWER]: Advancing to term 4\n"
+	r := logsleuth(t, line, nil, "analyze", "--format", "json", "-")
+	var out struct {
+		Stats struct {
+			Events  int `json:"events"`
+			Sources []struct {
+				Envelope string `json:"envelope"`
+				Claimed  int    `json:"claimed"`
+			} `json:"sources"`
+		} `json:"stats"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &out), r.stderr)
+	assert.Equal(t, 1, out.Stats.Events)
+	require.Len(t, out.Stats.Sources, 1)
+	assert.Equal(t, "CRI (kubelet node log)", out.Stats.Sources[0].Envelope)
+	assert.Equal(t, 1, out.Stats.Sources[0].Claimed)
+}
