@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/logsleuth/logsleuth/internal/units"
 	"github.com/logsleuth/logsleuth/parse"
 	"github.com/logsleuth/logsleuth/parse/es"
 	"github.com/logsleuth/logsleuth/parse/yb"
@@ -181,7 +182,7 @@ func readStore(ios *IOStreams, args []string, opt readOptions, fn func(parse.Eve
 	for i, rd := range readers {
 		s := rd.Stats()
 		fmt.Fprintf(ios.ErrOut, "logsleuth: %s: %d rows received (%s) in %d queries\n",
-			stores[i], s.Rows, humanBytes(stores[i].BytesRead()), s.Queries)
+			stores[i], s.Rows, units.Bytes(stores[i].BytesRead()), s.Queries)
 	}
 	printDiagnostics(ios, st.Diagnostics)
 	return st
