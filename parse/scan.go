@@ -158,6 +158,17 @@ func Scan(src io.Reader, source string, systems []System, opts Options) (*Result
 	return res, err
 }
 
+// knows reports whether a line no decoder claimed is in a system's own
+// format (System.Knows).
+func knows(systems []System, text []byte) bool {
+	for _, s := range systems {
+		if s.Knows != nil && s.Knows(text) {
+			return true
+		}
+	}
+	return false
+}
+
 func owns(d Decoder) bool {
 	o, ok := d.(Owner)
 	return ok && o.Owned()
@@ -242,6 +253,7 @@ func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit
 				b.Break(&sink)
 			}
 			st.Unclaimed++
+			st.Known++
 			if len(sink.Events) > 0 || len(sink.Diags) > 0 {
 				flush()
 			}
@@ -270,8 +282,12 @@ func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit
 		}
 		if claimed {
 			st.Claimed++
+			st.Known++
 		} else if !blank {
 			st.Unclaimed++
+			if knows(systems, p.text) {
+				st.Known++
+			}
 		}
 		if len(sink.Events) > 0 || len(sink.Diags) > 0 {
 			flush()
@@ -286,6 +302,7 @@ func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit
 				lineNo += int(p.run)
 				st.Lines += int(p.run)
 				st.Unclaimed += int(p.run)
+				st.Known += int(p.run)
 				if b, ok := decs[k].(Breaker); ok {
 					b.Break(&sink)
 				}
