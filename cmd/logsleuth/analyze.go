@@ -166,7 +166,7 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 		}
 	})
 	findings := finish(run, sel, opts.readOptions)
-	rep := &render.Report{Findings: findings, Stats: stats, Rules: ran, FailOn: failOn}
+	rep := &render.Report{Findings: findings, Stats: stats.Stats, Rules: ran, FailOn: failOn}
 	if baseline != nil {
 		rep.HasBaseline = true
 		rep.Baselined = baseline.Match(findings)
@@ -179,7 +179,7 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 	}
 	appendStepSummary(ios, in.Inputs, rep, outs)
 
-	oc := outcome{unreadable: len(stats.Unreadable) > 0}
+	oc := stats.outcome()
 	for i := range rep.Findings {
 		if rep.Failing(i) {
 			oc.findingsAtFailOn = true

@@ -49,8 +49,8 @@ func eventsRun(ios *IOStreams, opts *eventsOptions, args []string) error {
 	if werr != nil {
 		return fmt.Errorf("write events: %w", werr)
 	}
-	if len(stats.Unreadable) > 0 {
-		return &outcomeError{outcome{unreadable: true}}
+	if oc := stats.outcome(); oc.code() != exitClean {
+		return &outcomeError{oc}
 	}
 	return nil
 }

@@ -20,6 +20,7 @@ func addReadFlags(f *pflag.FlagSet, o *readOptions) {
 	f.StringVar(&o.Node, "node", "", "Elasticsearch: only this node name")
 	f.Var(&timeValue{t: &o.Since}, "since", "only events at or after this wall time (2023-10-07T16:39:00, 2023-10-07 16:39:00.5, 2023-10-07, or RFC 3339 with a zone; no zone means the log's own clock)")
 	f.Var(&timeValue{t: &o.Until, end: true}, "until", "only events at or before this wall time (same forms; a date alone means the end of that day)")
+	f.BoolVar(&o.AllowUnrecognised, "allow-unrecognised", false, "an input of which no line is a known system's log is a warning, not exit status 2")
 	addStoreFlags(f, &o.Store)
 }
 

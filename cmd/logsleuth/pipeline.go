@@ -33,6 +33,22 @@ type readOptions struct {
 	Until time.Time
 	// Store holds the flags of reading from a log store (store.go).
 	Store storeOptions
+	// AllowUnrecognised makes an input of which nothing was recognised a
+	// warning rather than exit status 2 (recognised.go).
+	AllowUnrecognised bool
+}
+
+// readResult is what reading the inputs gave.
+type readResult struct {
+	render.Stats
+	// unrecognised is set when an input held nothing logsleuth
+	// recognised and --allow-unrecognised was not given: exit status 2.
+	unrecognised bool
+}
+
+// outcome is what the reading alone makes of the exit status.
+func (r *readResult) outcome() outcome {
+	return outcome{unreadable: len(r.Unreadable) > 0, unrecognised: r.unrecognised}
 }
 
 // read reads every input and calls fn with their events merged into one
@@ -45,10 +61,24 @@ type readOptions struct {
 // and diagnostics are reported on stderr once all is read.
 //
 // Log-store URLs (vlogs://) are read from the store instead (store.go).
-func read(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)) render.Stats {
+//
+// An input of which nothing was recognised is reported once all is read
+// (recognised.go).
+func read(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)) *readResult {
+	var st render.Stats
 	if len(in.store) > 0 {
-		return readStore(ios, in.store, opt, fn)
+		st = readStore(ios, in.store, opt, fn)
+	} else {
+		st = readFiles(ios, in, opt, fn)
 	}
+	res := &readResult{Stats: st}
+	if checkRecognised(ios, &res.Stats, opt.AllowUnrecognised) && !opt.AllowUnrecognised {
+		res.unrecognised = true
+	}
+	return res
+}
+
+func readFiles(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)) render.Stats {
 	var prog *progress
 	if ios.progressWanted() {
 		prog = newProgress(ios, 0)

@@ -68,8 +68,8 @@ func stateRun(ios *IOStreams, opts *stateOptions, args []string) error {
 	if _, err := ios.Out.Write([]byte(render.SanitizeLines(b.String()))); err != nil {
 		return err
 	}
-	if len(stats.Unreadable) > 0 {
-		return &outcomeError{outcome{unreadable: true}}
+	if oc := stats.outcome(); oc.code() != exitClean {
+		return &outcomeError{oc}
 	}
 	return nil
 }
