@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -50,8 +51,12 @@ markdown report is also appended to it.
 
 Exit status: 0 no finding at or above --fail-on; 1 findings at or above it
 (with --baseline, only findings the baseline does not hold count); 2 some
-input could not be read (the rest was still analysed) or a report could not
-be written; 3 usage error.`,
+input could not be read, or held no line of a known system's log (unless
+--allow-unrecognised), or a report could not be written (the rest was still
+analysed and reported); 3 usage error (a mistyped command, a --rules
+selection that leaves no rule, an ambiguous --tablet or --peer prefix, a
+filter that matches nothing under --strict). When several apply the highest
+wins: 2 outranks 1. state and events exit 0, 2 or 3 the same way.`,
 		Example: `  logsleuth analyze yb-tserver.INFO
   kubectl logs yb-tserver-0 | logsleuth analyze
   logsleuth analyze --format json bundle/ > findings.json
@@ -165,6 +170,17 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 			env.events = append(env.events, e)
 		}
 	})
+	if err := checkFilters(ios, &opts.readOptions, stats.seen, opts.Strict); err != nil {
+		// No report is written for a run whose filter the command line
+		// got wrong: remove the files made for them.
+		closeOutputs(outs)
+		for _, o := range outs {
+			if o.path != "-" {
+				_ = os.Remove(o.path)
+			}
+		}
+		return err
+	}
 	findings := finish(run, sel, opts.readOptions)
 	rep := &render.Report{Findings: findings, Stats: stats.Stats, Rules: ran, FailOn: failOn}
 	if baseline != nil {

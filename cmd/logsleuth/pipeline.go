@@ -36,6 +36,9 @@ type readOptions struct {
 	// AllowUnrecognised makes an input of which nothing was recognised a
 	// warning rather than exit status 2 (recognised.go).
 	AllowUnrecognised bool
+	// Strict makes a filter that matches nothing a usage error, exit
+	// status 3 (filters.go).
+	Strict bool
 }
 
 // readResult is what reading the inputs gave.
@@ -44,6 +47,9 @@ type readResult struct {
 	// unrecognised is set when an input held nothing logsleuth
 	// recognised and --allow-unrecognised was not given: exit status 2.
 	unrecognised bool
+	// seen is what the events named, for checkFilters; nil without a
+	// filter.
+	seen *seenIDs
 }
 
 // outcome is what the reading alone makes of the exit status.
@@ -66,19 +72,20 @@ func (r *readResult) outcome() outcome {
 // (recognised.go).
 func read(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)) *readResult {
 	var st render.Stats
+	var seen *seenIDs
 	if len(in.store) > 0 {
-		st = readStore(ios, in.store, opt, fn)
+		st, seen = readStore(ios, in.store, opt, fn)
 	} else {
-		st = readFiles(ios, in, opt, fn)
+		st, seen = readFiles(ios, in, opt, fn)
 	}
-	res := &readResult{Stats: st}
+	res := &readResult{Stats: st, seen: seen}
 	if checkRecognised(ios, &res.Stats, opt.AllowUnrecognised) && !opt.AllowUnrecognised {
 		res.unrecognised = true
 	}
 	return res
 }
 
-func readFiles(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)) render.Stats {
+func readFiles(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)) (render.Stats, *seenIDs) {
 	var prog *progress
 	if ios.progressWanted() {
 		prog = newProgress(ios, 0)
@@ -109,7 +116,9 @@ func readFiles(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)
 		prog.total = total
 	}
 	producers := make([]replay.Producer, len(plan.Groups))
+	seen := make([]*seenIDs, len(plan.Groups))
 	for i, g := range plan.Groups {
+		seen[i] = seenFor(opt)
 		producers[i] = func(emit func(parse.Event)) {
 			rd := plan.Open(g)
 			defer rd.Close()
@@ -133,6 +142,7 @@ func readFiles(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)
 						}
 						last = t
 					}
+					seen[i].note(e, &opt)
 					if keepEvent(e, opt) {
 						noteSpeaker(res.speaks, e)
 						emit(e)
@@ -186,7 +196,11 @@ func readFiles(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)
 	}
 	printSkipped(ios, st.Skipped)
 	printDiagnostics(ios, st.Diagnostics)
-	return st
+	merged := seenFor(opt)
+	for _, s := range seen {
+		merged.merge(s)
+	}
+	return st, merged
 }
 
 // printSkipped says which inputs were not read and why, so a file left out
@@ -270,7 +284,7 @@ func keepEvent(e parse.Event, opt readOptions) bool {
 	// can rest on its peers' lines (a lease another peer held), so every
 	// replica of the chosen tablet or shard is replayed.
 	if s, ok := e.(subjectOf); ok && opt.Tablet != "" {
-		if t, _ := s.Subject(); t != opt.Tablet {
+		if t, _ := s.Subject(); !matchID(t, opt.Tablet) {
 			return false
 		}
 	}

@@ -25,7 +25,12 @@ func newCmdState(ios *IOStreams) *cobra.Command {
 tablet's Raft timeline (terms, leaders, votes, leases, revocations) and its
 Raft config and remote bootstrap history; and for every Elasticsearch shard
 copy its term, checkpoints, commits and recoveries. Check it before trusting
-a verdict.`,
+a verdict.
+
+Exit status: 0 every input was read and recognised; 2 some input could not
+be read or held no line of a known system's log (unless
+--allow-unrecognised); 3 usage error (an ambiguous --tablet or --peer
+prefix, a filter that matches nothing under --strict). The highest wins.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return stateRun(ios, opts, args)
@@ -46,6 +51,9 @@ func stateRun(ios *IOStreams, opts *stateOptions, args []string) error {
 	})
 	yb.Finish()
 	es.Finish()
+	if err := checkFilters(ios, &opts.readOptions, stats.seen, opts.Strict); err != nil {
+		return err
+	}
 	var b strings.Builder
 	yb.State().Describe(&b, opts.Tablet, opts.Peer)
 	if opts.Tablet != "" {

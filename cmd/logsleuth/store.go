@@ -77,7 +77,7 @@ func hasStoreURL(args []string) bool {
 // readStore is read for log stores: every argument must name one. A store
 // that cannot be reached, a query that fails and a query that returns no
 // rows each make the run's status 2, with the query text.
-func readStore(ios *IOStreams, args []string, opt readOptions, fn func(parse.Event)) render.Stats {
+func readStore(ios *IOStreams, args []string, opt readOptions, fn func(parse.Event)) (render.Stats, *seenIDs) {
 	var st render.Stats
 	fail := func(msg string) {
 		fmt.Fprintf(ios.ErrOut, "logsleuth: %s\n", render.Sanitize(msg))
@@ -92,6 +92,7 @@ func readStore(ios *IOStreams, args []string, opt readOptions, fn func(parse.Eve
 		diags   []parse.Diagnostic
 		err     error
 		scanned bool
+		seen    *seenIDs
 	}
 	var (
 		sources  []*source
@@ -130,7 +131,7 @@ func readStore(ios *IOStreams, args []string, opt readOptions, fn func(parse.Eve
 			if len(args) > 1 {
 				name = arg + "/" + s.Name
 			}
-			sources = append(sources, &source{name: name, rd: rd, stream: s})
+			sources = append(sources, &source{name: name, rd: rd, stream: s, seen: seenFor(opt)})
 		}
 	}
 	producers := make([]replay.Producer, len(sources))
@@ -153,6 +154,7 @@ func readStore(ios *IOStreams, args []string, opt readOptions, fn func(parse.Eve
 			src.scanned = true
 			speaks := map[string]bool{}
 			src.stats, src.diags, src.err = parse.ScanFunc(text, src.name, systems, parse.Options{Year: year}, func(e parse.Event) {
+				src.seen.note(e, &opt)
 				if keepEvent(e, opt) {
 					noteSpeaker(speaks, e)
 					emit(e)
@@ -177,7 +179,11 @@ func readStore(ios *IOStreams, args []string, opt readOptions, fn func(parse.Eve
 			vls[i], s.Rows, humanBytes(vls[i].BytesRead()), s.Queries)
 	}
 	printDiagnostics(ios, st.Diagnostics)
-	return st
+	seen := seenFor(opt)
+	for _, src := range sources {
+		seen.merge(src.seen)
+	}
+	return st, seen
 }
 
 // storeProgress draws, on a terminal, how many rows have come from the
