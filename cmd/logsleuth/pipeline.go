@@ -135,7 +135,7 @@ func readFiles(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)
 				}
 				res := result{name: l.Name, scanned: true, speaks: map[string]bool{}}
 				var first, last time.Time
-				res.stats, res.diags, res.err = parse.ScanFunc(r, l.Name, systems, parse.Options{Year: opt.Year}, func(e parse.Event) {
+				res.stats, res.diags, res.err = parse.ScanFunc(withLineEnds(r), l.Name, systems, parse.Options{Year: opt.Year}, func(e parse.Event) {
 					if t := e.Info().Time; !t.IsZero() {
 						if first.IsZero() {
 							first = t
