@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -13,6 +14,7 @@ import (
 
 type stateOptions struct {
 	readOptions
+	CISafe bool
 }
 
 func newCmdState(ios *IOStreams) *cobra.Command {
@@ -37,6 +39,7 @@ prefix, a filter that matches nothing under --strict). The highest wins.`,
 		},
 	}
 	addReadFlags(cmd.Flags(), &opts.readOptions)
+	addCISafeFlag(cmd.Flags(), &opts.CISafe)
 	return cmd
 }
 
@@ -73,11 +76,31 @@ func stateRun(ios *IOStreams, opts *stateOptions, args []string) error {
 		b.Reset()
 		b.WriteString("no replica or shard state in the input\n")
 	}
-	if _, err := ios.Out.Write([]byte(render.SanitizeLines(b.String()))); err != nil {
+	if err := writeState(ios, render.SanitizeLines(b.String()), ciSafe(ios, opts.CISafe)); err != nil {
 		return err
 	}
 	if oc := stats.outcome(); oc.code() != exitClean {
 		return &outcomeError{oc}
 	}
 	return nil
+}
+
+// writeState prints the state. Ids in it are the logs' (a tablet id, a
+// node name), so as a CI step no line of it may act as a workflow
+// command: it is defused and printed inside the command guard, as
+// analyze's reports are.
+func writeState(ios *IOStreams, text string, ciSafe bool) error {
+	if !ciSafe {
+		_, err := io.WriteString(ios.Out, text)
+		return err
+	}
+	g, err := newCommandGuard(ios.Out)
+	if err != nil {
+		return err
+	}
+	_, werr := io.WriteString(g, render.NeutralizeCommands(text))
+	if err := g.Close(); werr == nil {
+		werr = err
+	}
+	return werr
 }
