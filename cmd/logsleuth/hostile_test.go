@@ -166,6 +166,16 @@ func hostileCases() []hostileCase {
 			},
 		},
 		hostileCase{
+			// Not a log, under a name made of a workflow command and
+			// escapes: the diagnostic that names it is safe to print.
+			name: "unrecognised-hostile-name", code: exitUnreadable, stderr: "was recognised as a YugabyteDB or Elasticsearch/OpenSearch log",
+			setup: func(t *testing.T, dir string) []string {
+				name := "::error title=x::\x1b]8;;https:evil.example\x07n##[error]\u202e.txt"
+				require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte("<html><body>::warning::not a log</body></html>\n"), 0o644))
+				return []string{name}
+			},
+		},
+		hostileCase{
 			// A report path that is the input: a usage error before
 			// anything is written, the input untouched.
 			name: "report-is-input", code: exitUsage, stderr: "victim.log",
