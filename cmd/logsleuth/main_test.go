@@ -283,6 +283,8 @@ func TestExitCodeTable(t *testing.T) {
 	assert.Equal(t, exitUsage, exitCode(usagef("x")))
 	assert.Equal(t, exitFindings, exitCode(&outcomeError{outcome{findingsAtFailOn: true}}))
 	assert.Equal(t, exitUnreadable, exitCode(&outcomeError{outcome{findingsAtFailOn: true, unreadable: true}}))
+	assert.Equal(t, exitUnreadable, exitCode(&outcomeError{outcome{findingsAtFailOn: true, unrecognised: true}}), "2 outranks 1")
+	assert.Equal(t, exitUnreadable, exitCode(&outcomeError{outcome{unrecognised: true}}))
 	assert.Equal(t, exitUnreadable, exitCode(errors.New("write report: broken pipe")))
 }
 
