@@ -1,53 +1,94 @@
 #!/usr/bin/env bash
-# Compares logsleuth's throughput with `grep -c` and `rg -c` for a literal on
-# the same generated file, in one go, and prints the ratios.
+# Times logsleuth against `grep -c` (and `rg -c` where installed) on the
+# same generated files in one run, and prints each throughput ratio and
+# logsleuth's peak RSS.
 #
-#   scripts/bench.sh [yb|es] [SIZE]      e.g. scripts/bench.sh yb 1GiB
+#   scripts/bench.sh [INPUT...]
 #
-# Each command runs three times after a warm-up read; the best time counts.
+# INPUT is one of (all of them when none is given):
+#   yb-256MiB yb-1GiB yb-2GiB   realistic tserver log (synth.Realistic:
+#                               400 tablets, 6% Raft/lease lines, one
+#                               founding incident)
+#   yb-raft50                   256 MiB with half the lines Raft/lease lines
+#   yb-dump1M                   one `Recent 1000000 MVCC operations` dump
+#   yb-tablets1M                1,000,000 tablets, one line each
+#   es-200MiB                   Elasticsearch TRACE log
+#
+# BASE=path/to/other/logsleuth also times that binary on each input, so a
+# change is measured against its baseline in the same run. Each command runs
+# three times after a warm-up read; the best time counts, and the peak RSS
+# is the highest of the runs (/usr/bin/time, else /proc via bash's time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-system=${1:-yb}
-size=${2:-1GiB}
 work=${BENCH_DIR:-$(mktemp -d)}
-log="$work/synth-$system-$size.log"
 bin="$work/logsleuth"
-
 go build -o "$bin" ./cmd/logsleuth
-[ -f "$log" ] || go run ./cmd/synthlog -system "$system" -size "$size" -seed 7 > "$log"
-case "$system" in
-  yb) literal="hybrid time too low" ;;
-  es) literal="index-done" ;;
-esac
-bytes=$(stat -c %s "$log")
-cat "$log" > /dev/null # warm the page cache
+go build -o "$work/synthlog" ./cmd/synthlog
+inputs=("$@")
+[ ${#inputs[@]} -gt 0 ] || inputs=(yb-256MiB yb-1GiB yb-2GiB yb-raft50 yb-dump1M yb-tablets1M es-200MiB)
 
-best() { # best wall seconds of three runs of "$@"
-  local b=""
-  for _ in 1 2 3; do
-    local s e
-    # Output goes to a file: GNU grep stops at the first match when its
-    # output is /dev/null, which would time nothing.
-    s=$(date +%s.%N); "$@" > "$work/out.txt" 2>&1 || true; e=$(date +%s.%N)
-    b=$(echo "$s $e $b" | awk '{t=$2-$1; if ($3=="" || t<$3) print t; else print $3}')
-  done
-  echo "$b"
+gen() { # gen INPUT FILE
+  local s="$work/synthlog -seed 7"
+  case "$1" in
+    yb-256MiB) $s -size 256MiB ;;
+    yb-1GiB) $s -size 1GiB ;;
+    yb-2GiB) $s -size 2GiB ;;
+    yb-raft50) $s -size 256MiB -raft 0.5 ;;
+    yb-dump1M) $s -system yb-dump -dump-entries 1000000 ;;
+    yb-tablets1M) $s -system yb-tablets -tablets 1000000 ;;
+    es-200MiB) $s -system es -size 200MiB ;;
+    *) echo "unknown input $1" >&2; exit 3 ;;
+  esac > "$2"
 }
 
-printf '%s, %s (%d bytes), %s, %d cores\n' "$system" "$size" "$bytes" "$(go version | cut -d' ' -f3)" "$(nproc)"
-ls_t=$(best "$bin" analyze --fail-on none "$log")
-grep_t=$(best grep -c "$literal" "$log")
-printf '%-22s %8.3f s %9.1f MB/s\n' "logsleuth analyze" "$ls_t" "$(echo "$bytes $ls_t" | awk '{print $1/$2/1e6}')"
-printf '%-22s %8.3f s %9.1f MB/s   logsleuth/grep throughput ratio %.2f\n' "grep -c" "$grep_t" \
-  "$(echo "$bytes $grep_t" | awk '{print $1/$2/1e6}')" "$(echo "$grep_t $ls_t" | awk '{print $1/$2}')"
-if command -v rg > /dev/null; then
-  rg_t=$(best rg -c "$literal" "$log")
-  printf '%-22s %8.3f s %9.1f MB/s   logsleuth/rg throughput ratio %.2f\n' "rg -c" "$rg_t" \
-    "$(echo "$bytes $rg_t" | awk '{print $1/$2/1e6}')" "$(echo "$rg_t $ls_t" | awk '{print $1/$2}')"
-else
-  echo "rg not installed (apt-get install ripgrep) - skipped"
-fi
-if [ "$system" = es ]; then
-  ops=$(grep -c '\] index \[' "$log" || true)
-  printf 'op lines: %d, %.0f op lines/s\n' "$ops" "$(echo "$ops $ls_t" | awk '{print $1/$2}')"
-fi
+literal() {
+  case "$1" in
+    es-*) echo "index-done" ;;
+    *) echo "hybrid time too low" ;;
+  esac
+}
+
+# run CMD...: prints "seconds peak-kB" for the best of three runs.
+run() {
+  local best="" rss=0
+  for _ in 1 2 3; do
+    # Output goes to a file: GNU grep stops at the first match when its
+    # output is /dev/null, which would time nothing.
+    /usr/bin/time -f "%e %M" -o "$work/time.txt" "$@" > "$work/out.txt" 2>/dev/null || true
+    read -r t m < <(tail -1 "$work/time.txt")
+    best=$(awk -v a="$t" -v b="$best" 'BEGIN{ if (b=="" || a<b) print a; else print b }')
+    [ "$m" -gt "$rss" ] && rss=$m
+  done
+  echo "$best $rss"
+}
+
+printf '%s, %d cores\n' "$(go version | cut -d' ' -f3)" "$(nproc)"
+printf '%-13s %9s %10s %9s %9s %8s %9s' input MiB logsleuth MB/s grep/ls RSS-MiB events
+command -v rg > /dev/null && printf ' %7s' rg/ls
+[ -n "${BASE:-}" ] && printf ' %9s %8s %8s' base base/ls baseRSS
+printf '\n'
+for in in "${inputs[@]}"; do
+  log="$work/$in.log"
+  [ -f "$log" ] || gen "$in" "$log"
+  bytes=$(stat -c %s "$log")
+  cat "$log" > /dev/null # warm the page cache
+  read -r ls_t ls_m < <(run "$bin" analyze --fail-on none "$log")
+  events=$(grep -o '[0-9]* events' "$work/out.txt" | tail -1 | cut -d' ' -f1)
+  read -r grep_t _ < <(run grep -c "$(literal "$in")" "$log")
+  printf '%-13s %9.0f %9.2fs %9.0f %9.3f %8.0f %9s' "$in" "$(awk -v b="$bytes" 'BEGIN{print b/1048576}')" "$ls_t" \
+    "$(awk -v b="$bytes" -v t="$ls_t" 'BEGIN{print b/t/1e6}')" "$(awk -v g="$grep_t" -v t="$ls_t" 'BEGIN{print g/t}')" \
+    "$(awk -v m="$ls_m" 'BEGIN{print m/1024}')" "${events:-?}"
+  if command -v rg > /dev/null; then
+    read -r rg_t _ < <(run rg -c "$(literal "$in")" "$log")
+    printf ' %7.3f' "$(awk -v g="$rg_t" -v t="$ls_t" 'BEGIN{print g/t}')"
+  fi
+  if [ -n "${BASE:-}" ]; then
+    read -r b_t b_m < <(run "$BASE" analyze --fail-on none "$log")
+    printf ' %8.2fs %8.2f %8.0f' "$b_t" "$(awk -v b="$b_t" -v t="$ls_t" 'BEGIN{print b/t}')" "$(awk -v m="$b_m" 'BEGIN{print m/1024}')"
+  fi
+  case "$in" in
+    es-*) printf '   %s index op lines/s' "$(awk -v n="$(grep -c '\] index \[' "$log")" -v t="$ls_t" 'BEGIN{printf "%.0f", n/t}')" ;;
+    yb-dump*) printf '   %s entries/s' "$(awk -v t="$ls_t" 'BEGIN{printf "%.0f", 1000000/t}')" ;;
+  esac
+  printf '\n'
+done

@@ -125,6 +125,7 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 	if err != nil {
 		return err
 	}
+	opts.AlarmPhrases = cat.AddedPhrases("yb")
 	catalog := rules.Catalog(newPacksWith(cat))
 	sel, err := selectRules(opts.Rules, catalog)
 	if err != nil {

@@ -33,6 +33,9 @@ type readOptions struct {
 	Until time.Time
 	// Store holds the flags of reading from a log store (store.go).
 	Store storeOptions
+	// AlarmPhrases are the words of the alarms --catalog files add, for
+	// the parsers (parse.Options.AlarmPhrases).
+	AlarmPhrases []string
 	// AllowUnrecognised makes an input of which nothing was recognised a
 	// warning rather than exit status 2 (recognised.go).
 	AllowUnrecognised bool
@@ -135,7 +138,7 @@ func readFiles(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)
 				}
 				res := result{name: l.Name, scanned: true, speaks: map[string]bool{}}
 				var first, last time.Time
-				res.stats, res.diags, res.err = parse.ScanFunc(withLineEnds(r), l.Name, systems, parse.Options{Year: opt.Year}, func(e parse.Event) {
+				res.stats, res.diags, res.err = parse.ScanFunc(withLineEnds(r), l.Name, systems, parse.Options{Year: opt.Year, AlarmPhrases: opt.AlarmPhrases}, func(e parse.Event) {
 					if t := e.Info().Time; !t.IsZero() {
 						if first.IsZero() {
 							first = t

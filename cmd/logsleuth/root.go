@@ -18,6 +18,7 @@ func Main(args []string, ios *IOStreams) int {
 	root.SetOut(ios.Out)
 	root.SetErr(ios.ErrOut)
 	err := root.Execute()
+	stopProfiles(ios)
 	if err != nil {
 		if msg := err.Error(); msg != "" {
 			// Messages can quote a path or a file's bytes: no control
@@ -94,6 +95,7 @@ Shell completion: 'logsleuth completion bash|zsh|fish|powershell --help'.`,
 	root.Flags().AddFlagSet(analyze.Flags())
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
 	root.SetVersionTemplate("logsleuth {{.Version}}\n")
+	addProfileFlags(root)
 	root.AddCommand(analyze, newCmdState(ios), newCmdEvents(ios), newCmdRules(ios), newCmdExplain(ios), newCmdShip(ios), newCmdVersion(ios))
 	// cobra's completion command prints help and succeeds for a shell it
 	// does not know; that is a usage error. (It takes its output stream

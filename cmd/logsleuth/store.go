@@ -24,7 +24,8 @@ import (
 // Reading from a log store: `analyze vlogs://HOST:9428 --query ...
 // --since ... --until ...`. Each stream the store holds is one source,
 // named as the store prints it ({file="x",host="a"}); its lines keep the
-// line numbers they had in the file they were shipped from.
+// line numbers they had in the file they were shipped from. Which store a
+// URL names, and how to speak to it, is the store package's business.
 
 // storeOptions are the flags of reading from a log store.
 type storeOptions struct {
@@ -35,7 +36,7 @@ type storeOptions struct {
 }
 
 func addStoreFlags(f *pflag.FlagSet, o *storeOptions) {
-	f.StringVar(&o.Query, "query", "", "with a vlogs:// source: a LogsQL stream or field filter choosing what to read, e.g. '{host=~\"ts-.*\"}' or 'host:~\"ts-.*\"'")
+	f.StringVar(&o.Query, "query", "", "with a log-store source: a filter in the store's language choosing what to read; for vlogs:// a LogsQL stream or field filter, e.g. '{host=~\"ts-.*\"}' or 'host:~\"ts-.*\"'")
 }
 
 // storeSystems are what the parsers tell a store: the lines to select and
@@ -97,7 +98,7 @@ func readStore(ios *IOStreams, args []string, opt readOptions, fn func(parse.Eve
 	var (
 		sources  []*source
 		readers  []*store.Reader
-		vls      []*store.VictoriaLogs
+		stores   []store.Store
 		received atomic.Int64
 	)
 	prog := newStoreProgress(ios, &received)
@@ -106,13 +107,13 @@ func readStore(ios *IOStreams, args []string, opt readOptions, fn func(parse.Eve
 			fail(fmt.Sprintf("%s: a log store and paths cannot be read in one run; analyse them apart", arg))
 			continue
 		}
-		vl, err := store.NewVictoriaLogs(arg)
+		ls, err := store.Open(arg)
 		if err != nil {
 			fail(err.Error())
 			continue
 		}
 		rd := &store.Reader{
-			Store: vl, Selector: opt.Store.Query, Window: store.Range{From: opt.Since, To: opt.Until},
+			Store: ls, Selector: opt.Store.Query, Window: store.Range{From: opt.Since, To: opt.Until},
 			Systems: storeSystems(),
 			OnRows:  func(n int) { received.Add(int64(n)); prog.draw() },
 		}
@@ -125,7 +126,7 @@ func readStore(ios *IOStreams, args []string, opt readOptions, fn func(parse.Eve
 			fail(fmt.Sprintf("%s: no rows match the query: %s", arg, rd.Query()))
 			continue
 		}
-		readers, vls = append(readers, rd), append(vls, vl)
+		readers, stores = append(readers, rd), append(stores, ls)
 		for _, s := range streams {
 			name := s.Name
 			if len(args) > 1 {
@@ -153,7 +154,13 @@ func readStore(ios *IOStreams, args []string, opt readOptions, fn func(parse.Eve
 			}
 			src.scanned = true
 			speaks := map[string]bool{}
-			src.stats, src.diags, src.err = parse.ScanFunc(text, src.name, systems, parse.Options{Year: year}, func(e parse.Event) {
+			// Each line is read at the number it had in its file: the
+			// rows not fetched cost nothing.
+			next := func() (parse.NumberedLine, error) {
+				n, t, err := text.Next()
+				return parse.NumberedLine{Line: int(n), Text: []byte(t)}, err
+			}
+			src.stats, src.diags, src.err = parse.ScanNumbered(next, src.name, systems, parse.Options{Year: year, AlarmPhrases: opt.AlarmPhrases}, func(e parse.Event) {
 				src.seen.note(e, &opt)
 				if keepEvent(e, opt) {
 					noteSpeaker(speaks, e)
@@ -176,7 +183,7 @@ func readStore(ios *IOStreams, args []string, opt readOptions, fn func(parse.Eve
 	for i, rd := range readers {
 		s := rd.Stats()
 		fmt.Fprintf(ios.ErrOut, "logsleuth: %s: %d rows received (%s) in %d queries\n",
-			vls[i], s.Rows, humanBytes(vls[i].BytesRead()), s.Queries)
+			stores[i], s.Rows, humanBytes(stores[i].BytesRead()), s.Queries)
 	}
 	printDiagnostics(ios, st.Diagnostics)
 	seen := seenFor(opt)

@@ -21,6 +21,40 @@ type Options struct {
 	Peers int
 	// Incidents is how many incidents to embed, spread evenly.
 	Incidents int
+
+	// The density knobs. Their zero values give the sparse shape of the
+	// first generator (noise lines and the incidents only); Realistic sets
+	// them for a busy node.
+
+	// Tablets is the number of YugabyteDB tablets the peers host (8 when
+	// zero).
+	Tablets int
+	// RaftShare is the share of tserver lines that are Raft and lease lines
+	// logsleuth reads (elections, votes, term advances, step-downs, NO_OPs,
+	// lease revocations and resets), 0 to 1. They come in election bursts,
+	// so it also sets the term churn: each election advances one tablet's
+	// term by one.
+	RaftShare float64
+	// ElectionLines is how many lines one election writes, 1 to 11 (11
+	// when zero): 1 keeps only the new leader's NO_OP, so that many tablets
+	// each get one line.
+	ElectionLines int
+	// DumpEntries is the number of entries in each incident's `Recent N
+	// MVCC operations` dump (4 when zero, the founding incident's own).
+	DumpEntries int
+	// ESNoise is the share of Elasticsearch lines that are not op lines
+	// (cluster state, GC, recovery chatter), 0 to 1.
+	ESNoise float64
+}
+
+// Realistic returns the options of a busy node's log: 400 tablets on
+// three peers, 6% of the lines Raft and lease lines (the density of a
+// tserver log of a cluster under load with periodic leader moves), one
+// founding incident in the middle, and for Elasticsearch one line in five
+// not an op line.
+func Realistic(system string, size int64, seed uint64) Options {
+	return Options{System: system, Size: size, Seed: seed, Peers: 3, Incidents: 1,
+		Tablets: 400, RaftShare: 0.06, ESNoise: 0.2}
 }
 
 // Write generates the log into w.
@@ -34,10 +68,14 @@ func Write(w io.Writer, o Options) error {
 	switch o.System {
 	case "yb":
 		err = g.yb()
+	case "yb-dump":
+		err = g.ybDump()
+	case "yb-tablets":
+		err = g.ybTablets()
 	case "es":
 		err = g.es()
 	default:
-		return fmt.Errorf("unknown system %q: want yb or es", o.System)
+		return fmt.Errorf("unknown system %q: want yb, yb-dump, yb-tablets or es", o.System)
 	}
 	if err != nil {
 		return err
@@ -76,42 +114,82 @@ func (g *gen) glog(sev byte, tid int, file string, line int) string {
 }
 
 type peer struct {
-	uuid   string
-	tid    int
-	term   int64
-	leader bool
+	uuid string
+	tid  int
 }
 
-// yb writes interleaved tserver INFO lines of several peers hosting a few
-// tablets, with incidents at even intervals.
-func (g *gen) yb() error {
-	g.clock = time.Date(2023, 10, 7, 16, 0, 0, 0, time.UTC)
-	if err := g.emit("Log file created at: 2023/10/07 16:00:00\nRunning on machine: yb-synth\n" +
+// tablet is one tablet's Raft state as the generator writes it: every
+// line of a peer about it shows the term the tablet is in, and the role
+// the peer holds there.
+type tablet struct {
+	id     string
+	term   int64
+	leader int
+	op     int64
+}
+
+func (g *gen) header() error {
+	return g.emit("Log file created at: 2023/10/07 16:00:00\nRunning on machine: yb-synth\n" +
 		"Application fingerprint: version 2.19.3.0 build 96 revision 0 build_type RELEASE built at 02 Oct 2023 10:00:00 UTC\n" +
-		"Running duration (h:mm:ss): 0:00:00\nLog line format: [IWEF]mmdd hh:mm:ss.uuuuuu threadid file:line] msg\n"); err != nil {
-		return err
+		"Running duration (h:mm:ss): 0:00:00\nLog line format: [IWEF]mmdd hh:mm:ss.uuuuuu threadid file:line] msg\n")
+}
+
+func (g *gen) ybSetup() ([]*peer, []*tablet) {
+	n := g.o.Tablets
+	if n <= 0 {
+		n = 8
 	}
-	tablets := make([]string, 8)
+	tablets := make([]*tablet, n)
 	for i := range tablets {
-		tablets[i] = g.hex32()
+		tablets[i] = &tablet{id: g.hex32(), term: 1, op: 1000}
 	}
 	peers := make([]*peer, g.o.Peers)
 	for i := range peers {
-		peers[i] = &peer{uuid: g.hex32(), tid: 1000 + g.rng.IntN(90000), term: 1, leader: i == 0}
+		peers[i] = &peer{uuid: g.hex32(), tid: 1000 + g.rng.IntN(90000)}
 	}
+	return peers, tablets
+}
+
+// yb writes interleaved tserver INFO lines of several peers hosting the
+// tablets, Raft elections at the density RaftShare asks, and incidents at
+// even intervals.
+func (g *gen) yb() error {
+	g.clock = time.Date(2023, 10, 7, 16, 0, 0, 0, time.UTC)
+	if err := g.header(); err != nil {
+		return err
+	}
+	peers, tablets := g.ybSetup()
 	next := int64(-1)
 	if g.o.Incidents > 0 {
 		next = g.o.Size / int64(g.o.Incidents+1)
 	}
 	incident := 0
-	var opIndex int64 = 1000
+	lines := int64(0)
+	raftLines := 0.0
+	elections := 0
 	for g.written < g.o.Size {
 		g.tick(2000)
-		p := peers[g.rng.IntN(len(peers))]
-		t := tablets[g.rng.IntN(len(tablets))]
+		lines++
+		if g.o.RaftShare > 0 && raftLines < g.o.RaftShare*float64(lines) {
+			// Elections visit the tablets in a fixed shuffled order, so
+			// churn spreads evenly across them.
+			t := tablets[(elections*7919)%len(tablets)]
+			elections++
+			n, err := g.election(peers, t)
+			if err != nil {
+				return err
+			}
+			raftLines += float64(n)
+			lines += int64(n) - 1
+			continue
+		}
+		pi := g.rng.IntN(len(peers))
+		p := peers[pi]
+		tb := tablets[g.rng.IntN(len(tablets))]
+		t := tb.id
 		pre := "T " + t + " P " + p.uuid
 		role := "FOLLOWER"
-		if p.leader {
+		if tb.leader == pi {
 			role = "LEADER"
 		}
 		var s string
@@ -128,10 +206,11 @@ func (g *gen) yb() error {
 			s = g.glog('W', p.tid, "long_operation_tracker.cc", 125) + "UpdateReplica running for " + strconv.Itoa(1+g.rng.IntN(3)) + ".0" + strconv.Itoa(g.rng.IntN(99)) + "s in thread " + strconv.Itoa(p.tid) + ":\n" +
 				"    @     0x7f0a3c2b1d4a  __GI_epoll_wait\n    @     0x7f0a3c9a2f10  yb::rpc::Reactor::RunThread()\n"
 		case k < 80:
-			s = g.glog('I', p.tid, "raft_consensus.cc", 3443) + pre + fmt.Sprintf(" [term %d %s]: Snoozing leader timeout detection for %d.%03ds\n", p.term, role, 3, g.rng.IntN(999))
+			s = g.glog('I', p.tid, "raft_consensus.cc", 3443) + pre + fmt.Sprintf(" [term %d %s]: Snoozing leader timeout detection for %d.%03ds\n", tb.term, role, 3, g.rng.IntN(999))
 		case k < 90:
-			opIndex++
-			s = g.glog('I', p.tid, "consensus_queue.cc", 1254) + pre + fmt.Sprintf(" [LEADER]: Peer %s is lagging behind. Last received: %d.%d\n", peers[g.rng.IntN(len(peers))].uuid, p.term, opIndex)
+			tb.op++
+			lp := peers[tb.leader]
+			s = g.glog('I', lp.tid, "consensus_queue.cc", 1254) + "T " + t + " P " + lp.uuid + fmt.Sprintf(" [LEADER]: Peer %s is lagging behind. Last received: %d.%d\n", peers[(tb.leader+1)%len(peers)].uuid, tb.term, tb.op)
 		case k < 97:
 			s = g.glog('I', p.tid, "tablet_service.cc", 2113) + pre + ": Write request with " + strconv.Itoa(g.rng.IntN(64)) + " ops took " + strconv.Itoa(g.rng.IntN(900)) + "ms\n"
 		default:
@@ -150,24 +229,145 @@ func (g *gen) yb() error {
 	return nil
 }
 
+// election writes one clean leader change of t, as raft_consensus.cc and
+// replica_state.cc log it: a follower detects the leader's failure,
+// advances the term, wins a vote, becomes leader and sends its NO_OP; the
+// old leader hears of the new term and steps down, its lease long over.
+// It returns the lines written.
+func (g *gen) election(peers []*peer, t *tablet) (int, error) {
+	old := t.leader
+	c := (old + 1 + g.rng.IntN(len(peers)-1)) % len(peers)
+	if len(peers) == 1 {
+		c = old
+	}
+	v := c
+	for i := range peers {
+		if i != c && i != old {
+			v = i
+			break
+		}
+	}
+	n, next := t.term, t.term+1
+	L, C, V := peers[old], peers[c], peers[v]
+	pre := func(p *peer, term int64, role string) string {
+		return "T " + t.id + " P " + p.uuid + fmt.Sprintf(" [term %d %s]: ", term, role)
+	}
+	t.op++
+	noop := fmt.Sprintf("Sending NO_OP at op %d.%d\n", next, t.op)
+	t.term, t.leader = next, c
+	var b strings.Builder
+	if g.o.ElectionLines == 1 {
+		b.WriteString(g.glog('I', C.tid, "raft_consensus.cc", 1120) + pre(C, next, "LEADER") + noop)
+		return 1, g.emit(b.String())
+	}
+	lines := []string{
+		g.glog('I', C.tid, "raft_consensus.cc", 622) + pre(C, n, "FOLLOWER") + "Fail of leader " + L.uuid + " detected. Triggering leader election, mode=NORMAL_ELECTION\n",
+		g.glog('I', C.tid, "raft_consensus.cc", 3504) + pre(C, n, "FOLLOWER") + fmt.Sprintf("Advancing to term %d\n", next),
+		g.glog('I', V.tid, "raft_consensus.cc", 3504) + pre(V, n, "FOLLOWER") + fmt.Sprintf("Advancing to term %d\n", next),
+		g.glog('I', V.tid, "raft_consensus.cc", 2499) + pre(V, next, "FOLLOWER") + fmt.Sprintf(" Leader election vote request: Granting yes vote for candidate %s in term %d.\n", C.uuid, next),
+		g.glog('I', C.tid, "raft_consensus.cc", 2600) + pre(C, next, "FOLLOWER") + fmt.Sprintf("Leader election won for term %d\n", next),
+		g.glog('I', C.tid, "raft_consensus.cc", 1080) + pre(C, next, "FOLLOWER") + fmt.Sprintf("Becoming Leader. State: Replica: %s, State: 1, Role: FOLLOWER, Watermarks: {Received: %d.%d Committed: %d.%d} Leader: %d.%d\n", C.uuid, n, t.op-1, n, t.op-1, n, t.op-1),
+		g.glog('I', C.tid, "raft_consensus.cc", 1120) + pre(C, next, "LEADER") + noop,
+		g.glog('I', C.tid, "replica_state.cc", 1290) + pre(C, next, "LEADER") + "Revoked old leader " + L.uuid + " lease: -1.500s\n",
+		g.glog('I', L.tid, "raft_consensus.cc", 3497) + pre(L, n, "LEADER") + fmt.Sprintf("Stepping down as leader of term %d since new term is %d\n", n, next),
+		g.glog('I', L.tid, "consensus_meta.cc", 298) + pre(L, next, "FOLLOWER") + fmt.Sprintf("Updating active role from LEADER to FOLLOWER. Consensus state: current_term: %d leader_uuid: \"\" config { opid_index: -1 }, has_pending_config = 0\n", next),
+		g.glog('I', L.tid, "replica_state.cc", 1250) + pre(L, next, "FOLLOWER") + "Reset our lease: 3.000s\n",
+	}
+	k := len(lines)
+	if g.o.ElectionLines > 1 && g.o.ElectionLines < k {
+		// Keep the NO_OP and the lines before it that the count allows.
+		lines = lines[7-min(g.o.ElectionLines, 7) : 7]
+		k = len(lines)
+	}
+	for _, l := range lines {
+		b.WriteString(l)
+	}
+	g.tick(500)
+	return k, g.emit(b.String())
+}
+
 // ybIncident writes the founding incident's shape: a term-N leader's MVCC
 // dump publishing an ht lease, then a FATAL for a term N+2 op below it.
-func (g *gen) ybIncident(peers []*peer, tablet string) error {
-	p := peers[0]
-	pre := "T " + tablet + " P " + p.uuid
+// The dump holds DumpEntries entries: before the founding four, rounds of
+// an op added, replicated and a safe time served under the lease, each a
+// few microseconds after the last.
+func (g *gen) ybIncident(peers []*peer, t *tablet) error {
+	p := peers[t.leader]
+	pre := "T " + t.id + " P " + p.uuid
 	phys := g.clock.UnixMicro()
-	term := p.term + 14
-	var b strings.Builder
-	b.WriteString(g.glog('F', p.tid, "mvcc.cc", 395) + pre + ": " + pre + ": Recent 4 MVCC operations:\n")
-	fmt.Fprintf(&b, "1. AddLeaderPending { ht: { physical: %d } op_id: %d.%d }\n", phys+100, term, 686819)
-	fmt.Fprintf(&b, "2. UpdatePropagatedSafeTimeOnLeader { ht_lease: { time: { physical: %d } lease: { physical: %d } } safe_time: { physical: %d logical: 4095 } }\n", phys+200, phys+1_200_000, phys+99)
-	fmt.Fprintf(&b, "3. Aborted { ht: { physical: %d } op_id: %d.%d }\n", phys+100, term, 686819)
-	fmt.Fprintf(&b, "4. LastReplicatedHybridTime { last_replicated: { physical: %d } }\n", phys-5000)
-	fmt.Fprintf(&b, "New operation's hybrid time too low: { physical: %d }, op id: %d.%d\n", phys+50, term+2, 686821)
-	fmt.Fprintf(&b, "  max_safe_time_returned_with_lease_={ safe_time: { physical: %d logical: 4095 } source: kNextInQueue }\n", phys+99)
-	b.WriteString("  !!! ht <= max_safe_time_returned_with_lease_.safe_time=1\n")
-	fmt.Fprintf(&b, "  ht.PhysicalDiff(max_safe_time_returned_with_lease_.safe_time)=%d\n  \n  queue_.size()=0\n  queue_=[]\n", -49)
-	return g.emit(b.String())
+	term := t.term
+	entries := max(g.o.DumpEntries, 4)
+	b := make([]byte, 0, 64<<10)
+	b = append(b, g.glog('F', p.tid, "mvcc.cc", 395)+pre+": "+pre+": Recent "+strconv.Itoa(entries)+" MVCC operations:\n"...)
+	idx := int64(686819)
+	if fill := int64(entries - 4); fill > 0 {
+		idx += fill
+		ht := phys - 4*fill - 1000
+		op := idx - fill
+		for i := int64(1); i <= fill; i++ {
+			b = strconv.AppendInt(b, i, 10)
+			switch i % 3 {
+			case 1:
+				op++
+				ht += 4
+				b = fmt.Appendf(b, ". AddLeaderPending { ht: { physical: %d } op_id: %d.%d }\n", ht, term, op)
+			case 2:
+				b = fmt.Appendf(b, ". Replicated { ht: { physical: %d } op_id: %d.%d }\n", ht, term, op)
+			default:
+				ht += 4
+				b = fmt.Appendf(b, ". SafeTime { min_allowed: <min> deadline: +inf ht_lease: { time: { physical: %d } lease: { physical: %d } } safe_time: { physical: %d } }\n", ht, ht+2_000_000, ht)
+			}
+			if len(b) > 60<<10 {
+				if err := g.emit(string(b)); err != nil {
+					return err
+				}
+				b = b[:0]
+			}
+		}
+	}
+	n := entries - 3
+	b = fmt.Appendf(b, "%d. AddLeaderPending { ht: { physical: %d } op_id: %d.%d }\n", n, phys+100, term, idx)
+	b = fmt.Appendf(b, "%d. UpdatePropagatedSafeTimeOnLeader { ht_lease: { time: { physical: %d } lease: { physical: %d } } safe_time: { physical: %d logical: 4095 } }\n", n+1, phys+200, phys+1_200_000, phys+99)
+	b = fmt.Appendf(b, "%d. Aborted { ht: { physical: %d } op_id: %d.%d }\n", n+2, phys+100, term, idx)
+	b = fmt.Appendf(b, "%d. LastReplicatedHybridTime { last_replicated: { physical: %d } }\n", n+3, phys-5000)
+	b = fmt.Appendf(b, "New operation's hybrid time too low: { physical: %d }, op id: %d.%d\n", phys+50, term+2, idx+2)
+	b = fmt.Appendf(b, "  max_safe_time_returned_with_lease_={ safe_time: { physical: %d logical: 4095 } source: kNextInQueue }\n", phys+99)
+	b = append(b, "  !!! ht <= max_safe_time_returned_with_lease_.safe_time=1\n"...)
+	b = fmt.Appendf(b, "  ht.PhysicalDiff(max_safe_time_returned_with_lease_.safe_time)=%d\n  \n  queue_.size()=0\n  queue_=[]\n", -49)
+	return g.emit(string(b))
+}
+
+// ybDump writes a log holding one founding incident whose dump has
+// DumpEntries entries: the shape of a FATAL from a build whose trace keeps
+// a long history.
+func (g *gen) ybDump() error {
+	g.clock = time.Date(2023, 10, 7, 16, 0, 0, 0, time.UTC)
+	if err := g.header(); err != nil {
+		return err
+	}
+	peers, tablets := g.ybSetup()
+	return g.ybIncident(peers, tablets[0])
+}
+
+// ybTablets writes Tablets tablets' elections, ElectionLines lines each
+// (one, the NO_OP, when zero): the shape of a node hosting very many
+// tablets that each log little.
+func (g *gen) ybTablets() error {
+	g.clock = time.Date(2023, 10, 7, 16, 0, 0, 0, time.UTC)
+	if err := g.header(); err != nil {
+		return err
+	}
+	if g.o.ElectionLines == 0 {
+		g.o.ElectionLines = 1
+	}
+	peers, tablets := g.ybSetup()
+	for _, t := range tablets {
+		g.tick(200)
+		if _, err := g.election(peers, t); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // es writes an Elasticsearch 7.x TRACE test-cluster log: indexing on a
@@ -180,7 +380,15 @@ func (g *gen) es() error {
 	}
 	var seq int64
 	lcp := map[string]int64{}
+	var opLines, noise int64
 	for g.written < g.o.Size {
+		if g.o.ESNoise > 0 && float64(noise) < g.o.ESNoise*float64(noise+opLines) {
+			noise++
+			if err := g.esNoise(nodes); err != nil {
+				return err
+			}
+			continue
+		}
 		g.tick(300)
 		shard := g.rng.IntN(2)
 		seq++
@@ -205,11 +413,31 @@ func (g *gen) es() error {
 			fmt.Fprintf(&b, "[%s][DEBUG][o.e.i.e.Engine           ] [%s] [test][%d] Safe commit [CommitPoint{segment[segments_%d], userData[{local_checkpoint=%d, max_seq_no=%d, translog_uuid=T%d}]}], last commit [CommitPoint{segment[segments_%d], userData[{local_checkpoint=%d, max_seq_no=%d, translog_uuid=T%d}]}]\n",
 				ts, primary, shard, seq/5000, seq-1, seq-1, shard, seq/5000, seq-1, seq-1, shard)
 		}
+		opLines += int64(strings.Count(b.String(), "\n"))
 		if err := g.emit(b.String()); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// esNoise writes one line an Elasticsearch node logs besides its ops:
+// cluster state applied, GC overhead, a slow search, a recovery status.
+func (g *gen) esNoise(nodes []string) error {
+	ts := g.clock.Format("2006-01-02T15:04:05,000")
+	n := nodes[g.rng.IntN(len(nodes))]
+	var s string
+	switch g.rng.IntN(4) {
+	case 0:
+		s = fmt.Sprintf("[%s][DEBUG][o.e.c.s.ClusterApplierService] [%s] processing [ApplyCommitRequest{term=1, version=%d, sourceNode={%s}}]: took [0s] no change in cluster_state\n", ts, n, g.rng.IntN(1e6), nodes[0])
+	case 1:
+		s = fmt.Sprintf("[%s][INFO ][o.e.m.j.JvmGcMonitorService] [%s] [gc][%d] overhead, spent [%dms] collecting in the last [1s]\n", ts, n, g.rng.IntN(1e5), g.rng.IntN(900))
+	case 2:
+		s = fmt.Sprintf("[%s][WARN ][i.s.s.query              ] [%s] [test][%d] took[%d.%dms], took_millis[%d], total_hits[%d hits], search_type[QUERY_THEN_FETCH], total_shards[2]\n", ts, n, g.rng.IntN(2), g.rng.IntN(900), g.rng.IntN(9), g.rng.IntN(900), g.rng.IntN(1e6))
+	default:
+		s = fmt.Sprintf("[%s][DEBUG][o.e.t.TransportService   ] [%s] now connected to node [{%s}{%016x}]\n", ts, n, nodes[g.rng.IntN(len(nodes))], g.rng.Uint64())
+	}
+	return g.emit(s)
 }
 
 // ParseSize reads sizes like 100MiB, 1GiB, 512KiB, 1000.

@@ -73,6 +73,13 @@ func (d *decoder) raft(base Base, text string) Event {
 	case strings.HasPrefix(text, "Step down in favor on not synchronized protege: "):
 		to, _ := tok(text[len("Step down in favor on not synchronized protege: "):])
 		return &Transfer{Base: base, What: TransferUnsynced, To: to}
+	case strings.HasPrefix(text, "Delay step down: "):
+		// raft_consensus.cc StepDown: DelayedStepDown's ToString.
+		to := ""
+		if _, rest, ok := strings.Cut(text, "protege: "); ok {
+			to, _ = tok(rest)
+		}
+		return &Transfer{Base: base, What: TransferDelayed, To: to}
 	case strings.HasPrefix(text, "Protege synchronized"):
 		return &Transfer{Base: base, What: TransferSynced}
 	case strings.HasPrefix(text, "Revoked old leader "):

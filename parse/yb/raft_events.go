@@ -74,6 +74,9 @@ const (
 	TransferProtege  TransferWhat = "protege"                // Selected up to date candidate protege leader [X]
 	TransferUnsynced TransferWhat = "unsynchronized-protege" // Step down in favor on not synchronized protege: X
 	TransferSynced   TransferWhat = "protege-synchronized"   // Protege synchronized: ...
+	// TransferDelayed is a leader putting off a step-down it was asked
+	// for until its protege catches up: it leads on meanwhile.
+	TransferDelayed TransferWhat = "delayed-step-down" // Delay step down: { term: N protege: X graceful: B }
 )
 
 // Transfer is a leadership hand-over step: the leader naming its

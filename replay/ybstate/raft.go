@@ -35,10 +35,13 @@ func (s *State) applyRaft(r *Replica, e yb.Event) Step {
 // same order give the same Raft.
 type Raft struct {
 	tablets map[string]*TabletRaft
+	rows    *rowBudget
 }
 
 // NewRaft returns an empty view.
-func NewRaft() *Raft { return &Raft{tablets: map[string]*TabletRaft{}} }
+func NewRaft() *Raft {
+	return &Raft{tablets: map[string]*TabletRaft{}, rows: &rowBudget{left: MaxRows}}
+}
 
 // TabletRaft is one tablet's Raft history.
 type TabletRaft struct {
@@ -61,14 +64,20 @@ type TabletRaft struct {
 	// NoOps are the NO_OPs leaders sent, by op id: the first write of a
 	// term, which an old leader receiving it checks against its lease.
 	NoOps map[string]NoOpRec
-	// Rows is the readable timeline, in timeline order, at most maxRows;
-	// Dropped counts the rows past that.
+	// Rows is the readable timeline, in timeline order, at most
+	// maxTabletRows and within the budget all tablets share (MaxRows);
+	// Dropped counts the rows past that. A row keeps its line's position,
+	// not its text.
 	Rows    []Row
 	Dropped int
+	budget  *rowBudget
 	// waits indexes Leases by waiting peer and term and the leader waited
 	// on; waitRow marks the waits already shown in Rows.
 	waits   map[waitKey]int
 	waitRow map[waitKey]bool
+	// masterOpen holds the leaderships known only from reports to the
+	// master that no line has ended yet.
+	masterOpen []*Leadership
 }
 
 type waitKey struct {
@@ -78,10 +87,24 @@ type waitKey struct {
 	holderTerm int64
 }
 
-// maxRows bounds a tablet's timeline: a log of a tablet stuck in
-// elections for days must not hold every line in memory for a table no
-// one reads to the end. The rules do not read Rows.
-const maxRows = 20000
+// maxTabletRows bounds a tablet's timeline, and MaxRows the timelines of
+// all tablets together: a log of a tablet stuck in elections for days, or
+// of a node hosting thousands of tablets, must not hold every line in
+// memory for tables no one reads to the end. The rules do not read Rows.
+const (
+	maxTabletRows = 20000
+	MaxRows       = 50000
+)
+
+// rowBudget is the rows all tablets' timelines may still keep, and the
+// rows dropped for want of it.
+type rowBudget struct {
+	left    int
+	dropped int
+}
+
+// DroppedRows is how many timeline rows were not kept, over all tablets.
+func (r *Raft) DroppedRows() int { return r.rows.dropped }
 
 // NoOpRec is a leader's NO_OP.
 type NoOpRec struct {
@@ -105,6 +128,10 @@ type PeerRaft struct {
 	LastLed int64
 	// lastAttempt indexes its latest election attempt in Attempts, or -1.
 	lastAttempt int
+	// delayed is the term whose step-down it put off until its protege
+	// caught up (`Delay step down`), or -1: a step-down the master hears
+	// accepted meanwhile has not happened yet.
+	delayed int64
 }
 
 // Leadership is one peer leading one term: from the first line that shows
@@ -286,7 +313,7 @@ func (r *Raft) tablet(t string) *TabletRaft {
 	tr := r.tablets[t]
 	if tr == nil {
 		tr = &TabletRaft{Tablet: t, peers: map[string]*PeerRaft{}, leaders: map[int64][]*Leadership{}, votes: map[int64]map[string][]VoteRec{}, NoOps: map[string]NoOpRec{},
-			waits: map[waitKey]int{}, waitRow: map[waitKey]bool{}}
+			waits: map[waitKey]int{}, waitRow: map[waitKey]bool{}, budget: r.rows}
 		r.tablets[t] = tr
 	}
 	return tr
@@ -301,7 +328,7 @@ func (t *TabletRaft) Peers() []string { return slices.Sorted(maps.Keys(t.peers))
 func (t *TabletRaft) peer(p string) *PeerRaft {
 	pr := t.peers[p]
 	if pr == nil {
-		pr = &PeerRaft{Peer: p, Term: -1, High: -1, Leading: -1, LastLed: -1, lastAttempt: -1}
+		pr = &PeerRaft{Peer: p, Term: -1, High: -1, Leading: -1, LastLed: -1, lastAttempt: -1, delayed: -1}
 		t.peers[p] = pr
 	}
 	return pr
@@ -520,6 +547,17 @@ func (r *Raft) Apply(e yb.Event) Step {
 		if ev.To != "" {
 			detail += " to " + ev.To
 		}
+		switch ev.What {
+		case yb.TransferDelayed:
+			term := p.Leading
+			if term < 0 {
+				term = p.Term
+			}
+			p.delayed = term
+			detail = fmt.Sprintf("puts off stepping down from term %s until its protege %s catches up", termText(term), orUnknown(ev.To))
+		case yb.TransferStart, yb.TransferUnsynced:
+			p.delayed = -1
+		}
 		t.row(at, timed, p.Peer, p.Term, "transfer", detail, from)
 	case *yb.LeaseRevoked:
 		rv := Revocation{By: p.Peer, ByTerm: p.Term, Holder: ev.Holder, HolderTerm: t.lastLed(ev.Holder, p.Term),
@@ -655,7 +693,7 @@ func (t *TabletRaft) endLeading(p *PeerRaft, at time.Time, timed bool, from From
 		l.Ended, l.EndAt, l.EndFrom, l.EndHow = true, at, from, how
 		t.row(at, timed, p.Peer, p.Leading, "leader ends", fmt.Sprintf("no longer leader of term %d: %s", p.Leading, how), from)
 	}
-	p.Leading = -1
+	p.Leading, p.delayed = -1, -1
 }
 
 // attempt records an election attempt, merging the lines one attempt logs.
@@ -716,11 +754,15 @@ func (t *TabletRaft) previousLeader(peer string, term int64) *Leadership {
 }
 
 func (t *TabletRaft) row(at time.Time, timed bool, peer string, term int64, what, detail string, from From) {
-	if len(t.Rows) >= maxRows {
+	if len(t.Rows) >= maxTabletRows || t.budget == nil || t.budget.left <= 0 {
 		t.Dropped++
+		if t.budget != nil {
+			t.budget.dropped++
+		}
 		return
 	}
-	t.Rows = append(t.Rows, Row{At: at, Timed: timed, Peer: peer, Term: term, What: what, Detail: detail, From: from})
+	t.budget.left--
+	t.Rows = append(t.Rows, Row{At: at, Timed: timed, Peer: peer, Term: term, What: what, Detail: detail, From: From{Pos: from.Pos}})
 }
 
 // usable reports whether a printed lease end is a point in time: a real

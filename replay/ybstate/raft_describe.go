@@ -115,7 +115,8 @@ func (r *Raft) Timeline(w io.Writer, tablet string, dump []*Lease) {
 	}
 	tw.Flush()
 	if t.Dropped > 0 {
-		fmt.Fprintf(w, "... and %d more rows not kept\n", t.Dropped)
+		fmt.Fprintf(w, "... and %d more rows not kept (at most %d rows per tablet, %d over all tablets; %d dropped in all)\n",
+			t.Dropped, maxTabletRows, MaxRows, r.DroppedRows())
 	}
 
 	terms := t.Terms()

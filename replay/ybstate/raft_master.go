@@ -2,6 +2,7 @@ package ybstate
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/logsleuth/logsleuth/parse/yb"
@@ -20,6 +21,9 @@ const masterWord = "master"
 func (r *Raft) report(ev *yb.TabletReport, st Step) Step {
 	if ev.Tablet == "" {
 		return st
+	}
+	if ev.Term >= 0 {
+		r.tablet(ev.Tablet).reportedTerm(ev)
 	}
 	if ev.LeaderUUID == "" || ev.Term < 0 {
 		if ev.Reporter != "" {
@@ -48,6 +52,7 @@ func (r *Raft) report(ev *yb.TabletReport, st Step) Step {
 	t.lead(ev.LeaderUUID, ev.Term, m.Time, m.Timed, from, &st, before)
 	if l := t.Leadership(ev.LeaderUUID, ev.Term); l != nil {
 		l.By = masterWord
+		t.masterOpen = append(t.masterOpen, l)
 		if n := len(t.Rows); n > 0 && t.Rows[n-1].From.Pos == from.Pos {
 			t.Rows[n-1].Detail += " (as a report to the master says)"
 		}
@@ -55,9 +60,43 @@ func (r *Raft) report(ev *yb.TabletReport, st Step) Step {
 	return st
 }
 
-// masterStepDown folds the master's step-down task. The request is only a
-// row; an outcome without an error ends the leader's current leadership at
-// the master's line, marked as the master's word. The peer's own view
+// reportedTerm ends the leaderships known only from earlier reports whose
+// term is below the one this report shows the tablet in: as far as the
+// master knows, that leader's term is over. It is the master's word, as
+// the leadership was; the leader's own later lines outweigh it (claim).
+func (t *TabletRaft) reportedTerm(ev *yb.TabletReport) {
+	if len(t.masterOpen) == 0 {
+		return
+	}
+	m := ev.Info()
+	from := fromEvent(ev)
+	kept := t.masterOpen[:0]
+	for _, l := range t.masterOpen {
+		switch {
+		case l.Ended:
+		case l.Term < ev.Term:
+			l.Ended, l.EndAt, l.EndFrom, l.EndBy = true, m.Time, from, masterWord
+			l.EndHow = fmt.Sprintf("a later report to the master shows term %d", ev.Term)
+			if ev.LeaderUUID != "" {
+				l.EndHow += " led by " + ev.LeaderUUID
+			}
+			t.row(m.Time, m.Timed, l.Peer, l.Term, "leader ends", fmt.Sprintf("no longer leader of term %d: %s", l.Term, l.EndHow), from)
+		default:
+			kept = append(kept, l)
+		}
+	}
+	clear(t.masterOpen[len(kept):])
+	t.masterOpen = kept
+}
+
+// masterStepDown folds the master's step-down task (async_rpc_tasks.cc
+// AsyncTryStepDown, answered by raft_consensus.cc StepDown). The request
+// is only a row. An outcome without an error ends the leader's current
+// leadership at the master's line, marked as the master's word, unless
+// the leader's own line put the step-down off (`Delay step down`: it
+// answers without an error and leads on until its protege catches up).
+// NOT_THE_LEADER is no failed step-down: the peer had stopped leading by
+// then, which ends the leadership as the master's word too. The peer's own view
 // (its term, role, what it leads) is left alone: only its lines say that.
 func (r *Raft) masterStepDown(ev *yb.MasterStepDown, st Step) Step {
 	if ev.Tablet == "" || ev.Leader == "" {
@@ -75,7 +114,8 @@ func (r *Raft) masterStepDown(ev *yb.MasterStepDown, st Step) Step {
 		t.row(m.Time, m.Timed, p.Peer, p.Term, "master step down", detail, from)
 		return st
 	}
-	if !ev.SteppedDown() {
+	notLeader := strings.Contains(ev.Error, "NOT_THE_LEADER")
+	if !ev.SteppedDown() && !notLeader {
 		t.row(m.Time, m.Timed, p.Peer, p.Term, "master step down", "the master's step-down failed: "+clipText(ev.Error), from)
 		t.FailedStepDowns = append(t.FailedStepDowns, FailedStepDown{Leader: ev.Leader, Error: ev.Error, At: m.Time, Timed: m.Timed, From: from})
 		return st
@@ -87,12 +127,29 @@ func (r *Raft) masterStepDown(ev *yb.MasterStepDown, st Step) Step {
 		term = t.lastLed(p.Peer, -1)
 	}
 	l := t.Leadership(p.Peer, term)
+	if !notLeader && p.delayed >= 0 && p.delayed == term {
+		// The leader's own line put the step-down off until its protege
+		// catches up: the response came back without an error, and the
+		// leader leads on until its own lines say it gave up.
+		t.row(m.Time, m.Timed, p.Peer, term, "master step down",
+			fmt.Sprintf("the master heard the step-down accepted; the leader put it off and still leads term %d", term), from)
+		return st
+	}
 	if l == nil || l.Ended {
-		t.row(m.Time, m.Timed, p.Peer, term, "master step down", "the master heard it stepped down", from)
+		what := "the master heard it stepped down"
+		if notLeader {
+			what = "the master heard it was not the leader (NOT_THE_LEADER)"
+		}
+		t.row(m.Time, m.Timed, p.Peer, term, "master step down", what, from)
 		return st
 	}
 	l.Ended, l.EndAt, l.EndFrom, l.EndBy = true, m.Time, from, masterWord
 	l.EndHow = "stepped down at the master's request, as the master's log shows"
+	if notLeader {
+		// NOT_THE_LEADER: the peer was no longer leader when the request
+		// reached it. It gave up by then, not at the master's request.
+		l.EndHow = "no longer the leader when the master asked it to step down (NOT_THE_LEADER), as the master's log shows"
+	}
 	t.row(m.Time, m.Timed, p.Peer, term, "leader ends", fmt.Sprintf("no longer leader of term %d: %s", term, l.EndHow), from)
 	return st
 }

@@ -123,6 +123,52 @@ type Replica struct {
 	lastItem int
 	// dumpSource is the source of the last dump applied.
 	dumpSource string
+	// lease tells the term of the leadership an ht lease in the current
+	// dump belongs to.
+	lease leaseTerms
+}
+
+// leaseTerms follows, entry by entry, which leadership the ht leases of a
+// dump belong to. A lease is the leader's: it belongs to the peer and the
+// term it led when it held it, never to the term of an op it replicated as
+// a follower (a follower of term 3 that becomes leader of term 4 serves
+// under its term-4 lease).
+type leaseTerms struct {
+	// led is the term of the last op the dump showed the peer add as
+	// leader, or -1.
+	led int64
+	// followed is the term of the last op it added as a follower after
+	// that, or -1: it led no term up to that one since.
+	followed int64
+}
+
+func newLeaseTerms() leaseTerms { return leaseTerms{led: -1, followed: -1} }
+
+// see notes the op an entry adds.
+func (l *leaseTerms) see(it yb.Item) {
+	if !it.HasOp {
+		return
+	}
+	switch it.Kind {
+	case yb.AddLeaderPending:
+		l.led, l.followed = it.Op.Term, -1
+	case yb.AddFollowerPending:
+		l.followed = it.Op.Term
+	}
+}
+
+// term is the term a lease held now belongs to, given the last term any
+// line showed the peer leading, or -1 when no line tells.
+func (l leaseTerms) term(leaderTerm int64) int64 {
+	if l.led >= 0 && l.followed < 0 {
+		return l.led
+	}
+	if l.followed >= 0 && leaderTerm <= l.followed {
+		// It followed term F since any leadership seen: its lease is of
+		// a later term no line names.
+		return -1
+	}
+	return max(leaderTerm, l.led)
 }
 
 // State is everything the YugabyteDB logs showed, folded into one place:
@@ -156,7 +202,7 @@ func (s *State) Configs() *Configs { return s.configs }
 func (s *State) Replica(k Key) *Replica {
 	r := s.replicas[k]
 	if r == nil {
-		r = &Replica{Key: k, Term: -1, LeaderTerm: -1}
+		r = &Replica{Key: k, Term: -1, LeaderTerm: -1, lease: newLeaseTerms()}
 		s.replicas[k] = r
 	}
 	return r
@@ -306,6 +352,7 @@ func (r *Replica) BeginDump(d *yb.MvccDump) {
 		r.Mvcc = Mvcc{}
 	}
 	r.dumpSource = d.Pos.Source
+	r.lease = newLeaseTerms()
 	r.Mvcc.Queue = nil
 	r.Mvcc.LastOp, r.Mvcc.HasLastOp, r.Mvcc.LastOpFrom = ybval.OpID{}, false, From{}
 }
@@ -317,13 +364,10 @@ func (r *Replica) Gap(it yb.Item) bool {
 }
 
 // LeaseTerm is the term to credit an ht lease seen in this replica's dump
-// to: the term of the last op it added, else the last term it led.
-func (r *Replica) LeaseTerm() int64 {
-	if r.Mvcc.HasLastOp {
-		return r.Mvcc.LastOp.Term
-	}
-	return r.LeaderTerm
-}
+// to: the term of the last op it added as leader, else the last term it
+// was seen leading, unless it added an op as a follower of that term or a
+// later one since (then -1: the lease is of a leadership no line names).
+func (r *Replica) LeaseTerm() int64 { return r.lease.term(r.LeaderTerm) }
 
 // ApplyItem folds one dump entry into r.
 func (s *State) ApplyItem(r *Replica, from From, it yb.Item) {
@@ -353,6 +397,7 @@ func (s *State) ApplyItem(r *Replica, from From, it yb.Item) {
 			m.WithLease.raise(it.SafeTime, from)
 		}
 	case yb.AddLeaderPending, yb.AddFollowerPending, yb.AddPending:
+		r.lease.see(it)
 		m.Queue = append(m.Queue, Pending{HT: it.HT, Op: it.Op, HasOp: it.HasOp, From: from})
 		if it.HasOp {
 			m.LastOp, m.HasLastOp, m.LastOpFrom = it.Op, true, from

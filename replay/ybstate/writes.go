@@ -33,7 +33,7 @@ func (s *State) Writes(tablet string) []Write { return s.writes[tablet] }
 func (s *State) noteWrites(r *Replica, e yb.Event) {
 	switch ev := e.(type) {
 	case *yb.MvccDump:
-		s.dumpWrites(ev)
+		s.dumpWrites(r, ev)
 	case *yb.HTTooLow:
 		if ev.HasOp {
 			s.writes[ev.Tablet] = append(s.writes[ev.Tablet], Write{Tablet: ev.Tablet, Peer: ev.Peer, Op: ev.Op.String(), Term: ev.Op.Term,
@@ -43,24 +43,23 @@ func (s *State) noteWrites(r *Replica, e yb.Event) {
 }
 
 // dumpWrites records the ops and served safe times a dump shows, crediting
-// a served safe time to the term of the last op the dump showed.
-func (s *State) dumpWrites(d *yb.MvccDump) {
-	term := int64(-1)
+// a safe time served under a lease to the leadership that held the lease
+// (leaseTerms): the term of the last op the peer added as leader, else
+// the last term r was seen leading, never the term of an op it replicated
+// as a follower.
+func (s *State) dumpWrites(r *Replica, d *yb.MvccDump) {
+	lt := newLeaseTerms()
 	for _, it := range d.Items {
 		switch it.Kind {
 		case yb.AddLeaderPending, yb.AddFollowerPending:
 			if !it.HasOp {
 				continue
 			}
-			term = it.Op.Term
+			lt.see(it)
 			s.writes[d.Tablet] = append(s.writes[d.Tablet], Write{Tablet: d.Tablet, Peer: d.Peer, Op: it.Op.String(), Term: it.Op.Term, HT: it.HT,
 				LeaderSide: it.Kind == yb.AddLeaderPending, From: FromItem(d.Pos.Source, it)})
-		case yb.Replicated:
-			if it.HasOp {
-				term = it.Op.Term
-			}
 		case yb.SafeTime:
-			if term >= 0 && it.HasLease && it.Lease.Lease.Valid() && !it.Lease.Lease.IsMin() && it.SafeTime.Valid() && !it.SafeTime.IsMin() {
+			if term := lt.term(r.LeaderTerm); term >= 0 && it.HasLease && it.Lease.Lease.Valid() && !it.Lease.Lease.IsMin() && it.SafeTime.Valid() && !it.SafeTime.IsMin() {
 				s.writes[d.Tablet] = append(s.writes[d.Tablet], Write{Tablet: d.Tablet, Peer: d.Peer, Term: term, HT: it.SafeTime,
 					LeaderSide: true, Served: true, From: FromItem(d.Pos.Source, it)})
 			}
