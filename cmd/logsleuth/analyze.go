@@ -15,6 +15,7 @@ import (
 // analyzeOptions are analyze's flags.
 type analyzeOptions struct {
 	readOptions
+	reportOptions
 	Format    string
 	formatSet func() bool
 	Outputs   []string
@@ -79,6 +80,7 @@ wins: 2 outranks 1. state and events exit 0, 2 or 3 the same way.`,
 	f.StringVar(&opts.Color, "color", "auto", "colour text output: auto, always or never (NO_COLOR and CLICOLOR_FORCE are honoured in auto)")
 	addCISafeFlag(f, &opts.CISafe)
 	addReadFlags(f, &opts.readOptions)
+	addReportFlags(f, &opts.reportOptions)
 	addCatalogFlag(f, &opts.Catalog)
 	_ = cmd.RegisterFlagCompletionFunc("format", completeWords(formats...))
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", completeWords("error", "warning", "note", "none"))
@@ -121,6 +123,9 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 	if err := validateRead(&opts.readOptions); err != nil {
 		return err
 	}
+	if err := validateReport(&opts.reportOptions); err != nil {
+		return err
+	}
 	cat, err := loadCatalog(opts.Catalog)
 	if err != nil {
 		return err
@@ -137,7 +142,7 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 			return err
 		}
 	}
-	env := renderEnv{color: ios.colorFor(opts.Color), ciSafe: ciSafe(ios, opts.CISafe), sarif: render.SARIFOptions{ToolVersion: versionString()}}
+	env := renderEnv{color: ios.colorFor(opts.Color), ciSafe: ciSafe(ios, opts.CISafe), sarif: render.SARIFOptions{ToolVersion: versionString()}, summary: opts.Summary, markdownLimit: opts.MarkdownLimit}
 	if hasFormat(outs, "sarif") {
 		if env.sarif.Cwd, err = ios.getwd(); err != nil {
 			return usagef("working directory: %v", err)
@@ -163,7 +168,9 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 
 	run, ran := choosePacks(newPacksWith(cat), sel)
 	keep := wantsEvents(outs)
+	seen := systemsSeen{}
 	stats := read(ios, in, opts.readOptions, func(e parse.Event) {
+		seen.note(e)
 		for _, p := range run {
 			p.Observe(e)
 		}
@@ -183,11 +190,13 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 		return err
 	}
 	findings := finish(run, sel, opts.readOptions)
-	rep := &render.Report{Findings: findings, Stats: stats.Stats, Rules: ran, FailOn: failOn}
+	stats.Systems = seen.list()
+	rep := &render.Report{Findings: findings, Stats: stats.Stats, Rules: ran, FailOn: failOn, Artifact: opts.artifactName(args), Provenance: provenance(ios, &stats.Stats)}
 	if baseline != nil {
 		rep.HasBaseline = true
-		rep.Baselined = baseline.Match(findings)
+		rep.Baselined, rep.Gone = baseline.Compare(findings)
 	}
+	rep.Limit(opts.MaxFindings)
 	if err := writeOutputs(ios, outs, rep, env); err != nil {
 		return err
 	}

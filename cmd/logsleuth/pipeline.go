@@ -109,6 +109,7 @@ func readFiles(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)
 		diags   []parse.Diagnostic
 		err     error
 		scanned bool
+		digest  *digest
 	}
 	results := make([][]result, len(plan.Groups))
 	if prog != nil {
@@ -136,9 +137,9 @@ func readFiles(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)
 					results[i] = append(results[i], result{err: err})
 					continue
 				}
-				res := result{name: l.Name, scanned: true, speaks: map[string]bool{}}
+				res := result{name: l.Name, scanned: true, speaks: map[string]bool{}, digest: newDigest()}
 				var first, last time.Time
-				res.stats, res.diags, res.err = parse.ScanFunc(withLineEnds(r), l.Name, systems, parse.Options{Year: opt.Year, AlarmPhrases: opt.AlarmPhrases}, func(e parse.Event) {
+				res.stats, res.diags, res.err = parse.ScanFunc(withLineEnds(res.digest.tee(r)), l.Name, systems, parse.Options{Year: opt.Year, AlarmPhrases: opt.AlarmPhrases}, func(e parse.Event) {
 					if t := e.Info().Time; !t.IsZero() {
 						if first.IsZero() {
 							first = t
@@ -184,6 +185,7 @@ func readFiles(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)
 	for _, r := range all {
 		if r.scanned {
 			st.Add(r.stats, r.diags)
+			st.Digests = append(st.Digests, r.digest.of(r.name))
 		}
 		if r.err != nil {
 			fmt.Fprintf(ios.ErrOut, "logsleuth: %s\n", render.Sanitize(r.err.Error()))

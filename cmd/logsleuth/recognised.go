@@ -82,13 +82,5 @@ func checkRecognised(ios *IOStreams, st *render.Stats, allow bool) bool {
 		fmt.Fprintf(ios.ErrOut, "logsleuth: exit status 2: an input was not recognised (--allow-unrecognised makes this a warning)\n")
 	}
 	st.Diagnostics = append(st.Diagnostics, diags...)
-	if !allow {
-		// The reports list it with the inputs that could not be read:
-		// JUnit makes it an <error>, SARIF an unsuccessful invocation, and
-		// the markdown head names it.
-		for _, d := range diags {
-			st.Unreadable = append(st.Unreadable, d.String())
-		}
-	}
 	return true
 }

@@ -12,6 +12,7 @@ import (
 // Main runs logsleuth with args and returns the exit code.
 func Main(args []string, ios *IOStreams) int {
 	ios = ciSafeStderr(ios)
+	ios.Args = args
 	root := newCmdRoot(ios)
 	root.SetArgs(args)
 	root.SetIn(ios.In)
@@ -96,7 +97,7 @@ Shell completion: 'logsleuth completion bash|zsh|fish|powershell --help'.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
 	root.SetVersionTemplate("logsleuth {{.Version}}\n")
 	addProfileFlags(root)
-	root.AddCommand(analyze, newCmdState(ios), newCmdEvents(ios), newCmdRules(ios), newCmdExplain(ios), newCmdShip(ios), newCmdVersion(ios))
+	root.AddCommand(analyze, newCmdState(ios), newCmdEvents(ios), newCmdRules(ios), newCmdExplain(ios), newCmdShip(ios), newCmdDiff(ios), newCmdVersion(ios))
 	// cobra's completion command prints help and succeeds for a shell it
 	// does not know; that is a usage error. (It takes its output stream
 	// when it is made, so the streams are set first.)
