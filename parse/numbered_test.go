@@ -54,7 +54,7 @@ func TestScanNumberedCitesTheNumbersGiven(t *testing.T) {
 	assert.Equal(t, []string{"s:5 alpha one", "s:9 beta {", "s:40 alpha bad", "s:41 alpha two"}, got)
 	require.Len(t, diags, 1)
 	assert.Equal(t, `s:40: cannot read "alpha bad"`, diags[0].String())
-	assert.Equal(t, Stats{Source: "s", Bytes: 62, Lines: 9, Claimed: 6, Unclaimed: 2, Events: 4, Diags: 1}, st)
+	assert.Equal(t, Stats{Source: "s", Bytes: 62, Lines: 9, Claimed: 6, Unclaimed: 2, Events: 4, Diags: 1, Known: 7}, st)
 	// alpha's decoder breaks for the Skip line, for the gap before 9 (it
 	// claimed the line before) and for the gap before 1000; the gap before
 	// 40 is beta's, which has no Breaker.

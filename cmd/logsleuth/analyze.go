@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -51,8 +52,12 @@ markdown report is also appended to it.
 
 Exit status: 0 no finding at or above --fail-on; 1 findings at or above it
 (with --baseline, only findings the baseline does not hold count); 2 some
-input could not be read (the rest was still analysed) or a report could not
-be written; 3 usage error.`,
+input could not be read, or held no line of a known system's log (unless
+--allow-unrecognised), or a report could not be written (the rest was still
+analysed and reported); 3 usage error (a mistyped command, a --rules
+selection that leaves no rule, an ambiguous --tablet or --peer prefix, a
+filter that matches nothing under --strict). When several apply the highest
+wins: 2 outranks 1. state and events exit 0, 2 or 3 the same way.`,
 		Example: `  logsleuth analyze yb-tserver.INFO
   kubectl logs yb-tserver-0 | logsleuth analyze
   logsleuth analyze --format json bundle/ > findings.json
@@ -173,9 +178,20 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 			env.events = append(env.events, e)
 		}
 	})
+	if err := checkFilters(ios, &opts.readOptions, stats.seen, opts.Strict); err != nil {
+		// No report is written for a run whose filter the command line
+		// got wrong: remove the files made for them.
+		closeOutputs(outs)
+		for _, o := range outs {
+			if o.path != "-" {
+				_ = os.Remove(o.path)
+			}
+		}
+		return err
+	}
 	findings := finish(run, sel, opts.readOptions)
 	stats.Systems = seen.list()
-	rep := &render.Report{Findings: findings, Stats: stats, Rules: ran, FailOn: failOn, Artifact: opts.artifactName(args), Provenance: provenance(ios, &stats)}
+	rep := &render.Report{Findings: findings, Stats: stats.Stats, Rules: ran, FailOn: failOn, Artifact: opts.artifactName(args), Provenance: provenance(ios, &stats.Stats)}
 	if baseline != nil {
 		rep.HasBaseline = true
 		rep.Baselined, rep.Gone = baseline.Compare(findings)
@@ -189,7 +205,7 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 	}
 	appendStepSummary(ios, in.Inputs, rep, outs)
 
-	oc := outcome{unreadable: len(stats.Unreadable) > 0}
+	oc := stats.outcome()
 	for i := range rep.Findings {
 		if rep.Failing(i) {
 			oc.findingsAtFailOn = true

@@ -284,6 +284,8 @@ func TestExitCodeTable(t *testing.T) {
 	assert.Equal(t, exitUsage, exitCode(usagef("x")))
 	assert.Equal(t, exitFindings, exitCode(&outcomeError{outcome{findingsAtFailOn: true}}))
 	assert.Equal(t, exitUnreadable, exitCode(&outcomeError{outcome{findingsAtFailOn: true, unreadable: true}}))
+	assert.Equal(t, exitUnreadable, exitCode(&outcomeError{outcome{findingsAtFailOn: true, unrecognised: true}}), "2 outranks 1")
+	assert.Equal(t, exitUnreadable, exitCode(&outcomeError{outcome{unrecognised: true}}))
 	assert.Equal(t, exitUnreadable, exitCode(errors.New("write report: broken pipe")))
 }
 
@@ -381,9 +383,11 @@ func (d deniedDirFS) ReadDir(name string) ([]fs.DirEntry, error) {
 }
 
 func TestEmptyInputAndCRLF(t *testing.T) {
+	// An empty input is never a silent pass: the run says it read nothing.
 	r := logsleuth(t, "", nil, "analyze")
-	assert.Equal(t, exitClean, r.code)
-	assert.Equal(t, "0 findings in 1 source, 0 lines, 0 events, 0 unclaimed, 0 diagnostics\n", r.stdout)
+	assert.Equal(t, exitUnreadable, r.code)
+	assert.Equal(t, "0 findings in 1 source, 0 lines, 0 events, 0 unclaimed, 1 diagnostic\n", r.stdout)
+	assert.Contains(t, r.stderr, "logsleuth: -: the input holds no lines at all: nothing was analysed\n")
 	crlf := strings.ReplaceAll(readSample(t), "\n", "\r\n")
 	r = logsleuth(t, crlf, nil, "analyze")
 	assert.Equal(t, exitFindings, r.code)

@@ -79,7 +79,7 @@ func hasStoreURL(args []string) bool {
 // readStore is read for log stores: every argument must name one. A store
 // that cannot be reached, a query that fails and a query that returns no
 // rows each make the run's status 2, with the query text.
-func readStore(ios *IOStreams, args []string, opt readOptions, fn func(parse.Event)) render.Stats {
+func readStore(ios *IOStreams, args []string, opt readOptions, fn func(parse.Event)) (render.Stats, *seenIDs) {
 	var st render.Stats
 	fail := func(msg string) {
 		fmt.Fprintf(ios.ErrOut, "logsleuth: %s\n", render.Sanitize(msg))
@@ -94,6 +94,7 @@ func readStore(ios *IOStreams, args []string, opt readOptions, fn func(parse.Eve
 		diags   []parse.Diagnostic
 		err     error
 		scanned bool
+		seen    *seenIDs
 	}
 	var (
 		sources  []*source
@@ -132,7 +133,7 @@ func readStore(ios *IOStreams, args []string, opt readOptions, fn func(parse.Eve
 			if len(args) > 1 {
 				name = arg + "/" + s.Name
 			}
-			sources = append(sources, &source{name: name, rd: rd, stream: s})
+			sources = append(sources, &source{name: name, rd: rd, stream: s, seen: seenFor(opt)})
 		}
 	}
 	producers := make([]replay.Producer, len(sources))
@@ -161,6 +162,7 @@ func readStore(ios *IOStreams, args []string, opt readOptions, fn func(parse.Eve
 				return parse.NumberedLine{Line: int(n), Text: []byte(t)}, err
 			}
 			src.stats, src.diags, src.err = parse.ScanNumbered(next, src.name, systems, parse.Options{Year: year, AlarmPhrases: opt.AlarmPhrases}, func(e parse.Event) {
+				src.seen.note(e, &opt)
 				if keepEvent(e, opt) {
 					noteSpeaker(speaks, e)
 					emit(e)
@@ -185,7 +187,11 @@ func readStore(ios *IOStreams, args []string, opt readOptions, fn func(parse.Eve
 			stores[i], s.Rows, units.Bytes(stores[i].BytesRead()), s.Queries)
 	}
 	printDiagnostics(ios, st.Diagnostics)
-	return st
+	seen := seenFor(opt)
+	for _, src := range sources {
+		seen.merge(src.seen)
+	}
+	return st, seen
 }
 
 // storeProgress draws, on a terminal, how many rows have come from the
