@@ -443,6 +443,9 @@ func scan(feed func(fn func(*chunk)) (int64, error), source string, systems []Sy
 		cur = t
 		for _, d := range t.decs {
 			d.End(&sink)
+			if y, ok := d.(YearTeller); ok && st.Year == 0 {
+				st.Year, st.YearFrom = y.Year()
+			}
 		}
 		flush()
 	}

@@ -182,3 +182,27 @@ func TestYearFromDetails(t *testing.T) {
 }
 
 var _ parse.YearTeller = (*decoder)(nil)
+
+// Scan states in each source's stats the year its glog times were given
+// and where it came from, as the decoder settled it.
+func TestScanStatesTheYear(t *testing.T) {
+	for _, c := range []struct {
+		name, log string
+		opts      parse.Options
+		year      int
+		from      string
+	}{
+		{"header", "Log file created at: 2021/07/06 14:29:00\n" + advance2 + "\n", parse.Options{}, 2021, parse.YearFromHeader},
+		{"flag", "Log file created at: 2021/07/06 14:29:00\n" + advance2 + "\n", parse.Options{Year: 2019}, 2019, parse.YearFromFlag},
+		{"collector", "2022-07-06T14:29:03.9Z " + advance2 + "\n", parse.Options{}, 2022, parse.YearFromCollector},
+		{"assumed", advance2 + "\n" + advance3 + "\n", parse.Options{}, 2000, parse.YearAssumed},
+		{"no glog time", "not a log line\n", parse.Options{}, 0, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st, _, err := parse.ScanFunc(strings.NewReader(c.log), "t.log", []parse.System{System}, c.opts, func(parse.Event) {})
+			require.NoError(t, err)
+			assert.Equal(t, c.year, st.Year)
+			assert.Equal(t, c.from, st.YearFrom)
+		})
+	}
+}
