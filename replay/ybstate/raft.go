@@ -63,7 +63,7 @@ type TabletRaft struct {
 	Attempts []Attempt
 	// NoOps are the NO_OPs leaders sent, by op id: the first write of a
 	// term, which an old leader receiving it checks against its lease.
-	NoOps map[string]NoOpRec
+	NoOps map[string]*NoOpRec
 	// Rows is the readable timeline, in timeline order, at most
 	// maxTabletRows and within the budget all tablets share (MaxRows);
 	// Dropped counts the rows past that. A row keeps its line's position,
@@ -312,8 +312,9 @@ func (r *Raft) Tablets() []string { return slices.Sorted(maps.Keys(r.tablets)) }
 func (r *Raft) tablet(t string) *TabletRaft {
 	tr := r.tablets[t]
 	if tr == nil {
-		tr = &TabletRaft{Tablet: t, peers: map[string]*PeerRaft{}, leaders: map[int64][]*Leadership{}, votes: map[int64]map[string][]VoteRec{}, NoOps: map[string]NoOpRec{},
-			waits: map[waitKey]int{}, waitRow: map[waitKey]bool{}, budget: r.rows}
+		// The maps a tablet may never need are made on first use: a
+		// node can host a million tablets that log a line each.
+		tr = &TabletRaft{Tablet: t, peers: map[string]*PeerRaft{}, leaders: map[int64][]*Leadership{}, budget: r.rows}
 		r.tablets[t] = tr
 	}
 	return tr
@@ -507,6 +508,9 @@ func (r *Raft) Apply(e yb.Event) Step {
 			v := VoteRec{Voter: p.Peer, Candidate: ev.Candidate, Term: ev.Term, From: from}
 			byVoter := t.votes[ev.Term]
 			if byVoter == nil {
+				if t.votes == nil {
+					t.votes = map[int64]map[string][]VoteRec{}
+				}
 				byVoter = map[string][]VoteRec{}
 				t.votes[ev.Term] = byVoter
 			}
@@ -538,8 +542,11 @@ func (r *Raft) Apply(e yb.Event) Step {
 		}
 	case *yb.NoOp:
 		r.claim(t, p, ev.Op.Term, at, timed, from, &st, before)
-		if _, ok := t.NoOps[ev.Op.String()]; !ok {
-			t.NoOps[ev.Op.String()] = NoOpRec{Leader: p.Peer, Op: ev.Op, From: from}
+		if key := ev.Op.String(); t.NoOps[key] == nil {
+			if t.NoOps == nil {
+				t.NoOps = map[string]*NoOpRec{}
+			}
+			t.NoOps[key] = &NoOpRec{Leader: p.Peer, Op: ev.Op, From: from}
 		}
 		t.row(at, timed, p.Peer, ev.Op.Term, "no-op", fmt.Sprintf("NO_OP at %s", ev.Op), from)
 	case *yb.Transfer:
@@ -619,12 +626,18 @@ func (r *Raft) Apply(e yb.Event) Step {
 						t.Leases[i] = f
 					}
 				} else {
+					if t.waits == nil {
+						t.waits = map[waitKey]int{}
+					}
 					t.waits[key] = len(t.Leases)
 					t.Leases = append(t.Leases, f)
 				}
 			}
 		}
 		if wk := (waitKey{p.Peer, p.Term, "", -1}); !t.waitRow[wk] {
+			if t.waitRow == nil {
+				t.waitRow = map[waitKey]bool{}
+			}
 			t.waitRow[wk] = true
 			t.row(at, timed, p.Peer, p.Term, "lease wait", detail, from)
 		}
