@@ -34,8 +34,10 @@ func (s *State) applyRaft(r *Replica, e yb.Event) Step {
 // Apply is a pure fold over the merged timeline: the same events in the
 // same order give the same Raft.
 type Raft struct {
-	tablets map[string]*TabletRaft
-	rows    *rowBudget
+	tablets    map[string]*TabletRaft
+	rows       *rowBudget
+	compaction Compaction
+	onDrop     func(tablet string, cut int64) int
 }
 
 // NewRaft returns an empty view.
@@ -71,6 +73,7 @@ type TabletRaft struct {
 	Rows    []Row
 	Dropped int
 	budget  *rowBudget
+	raft    *Raft
 	// waits indexes Leases by waiting peer and term and the leader waited
 	// on; waitRow marks the waits already shown in Rows.
 	waits   map[waitKey]int
@@ -78,6 +81,9 @@ type TabletRaft struct {
 	// masterOpen holds the leaderships known only from reports to the
 	// master that no line has ended yet.
 	masterOpen []*Leadership
+	// Compacted counts the history compaction dropped (Compaction).
+	Compacted   Compacted
+	compactInit bool
 }
 
 type waitKey struct {
@@ -314,7 +320,7 @@ func (r *Raft) tablet(t string) *TabletRaft {
 	if tr == nil {
 		// The maps a tablet may never need are made on first use: a
 		// node can host a million tablets that log a line each.
-		tr = &TabletRaft{Tablet: t, peers: map[string]*PeerRaft{}, leaders: map[int64][]*Leadership{}, budget: r.rows}
+		tr = &TabletRaft{Tablet: t, peers: map[string]*PeerRaft{}, leaders: map[int64][]*Leadership{}, budget: r.rows, raft: r}
 		r.tablets[t] = tr
 	}
 	return tr
@@ -697,6 +703,9 @@ func (t *TabletRaft) lead(peer string, term int64, at time.Time, timed bool, fro
 	}
 	st.Led, st.Leader = term, peer
 	t.leaders[term] = append(t.leaders[term], &Leadership{Peer: peer, Term: term, Since: from, At: at, Timed: timed})
+	if t.raft != nil {
+		t.raft.maybeCompact(t, term)
+	}
 	t.row(at, timed, peer, term, "leader", fmt.Sprintf("leader of term %d", term), from)
 }
 
