@@ -1,9 +1,6 @@
 package ybstate
 
-import (
-	"maps"
-	"slices"
-)
+import "slices"
 
 // Compaction keeps a tablet's Raft history to its latest terms, so that
 // memory follows the number of tablets, not the length of the log. When a
@@ -48,7 +45,7 @@ func (r *Raft) maybeCompact(t *TabletRaft, term int64) {
 	}
 	if !t.compactInit {
 		t.compactInit = true
-		t.Compacted.Below = slices.Min(slices.Collect(maps.Keys(t.leaders)))
+		t.Compacted.Below = t.termsLed[0]
 	}
 	if term-t.Compacted.Below < 2*c.KeepTerms {
 		return
@@ -70,6 +67,8 @@ func (t *TabletRaft) compactBelow(cut int64) {
 			delete(t.leaders, term)
 		}
 	}
+	n := t.termsBelow(cut)
+	t.termsLed = slices.Delete(t.termsLed, 0, n)
 	for term, vs := range t.votes {
 		if term < cut {
 			c.Votes += len(vs)

@@ -81,6 +81,9 @@ type TabletRaft struct {
 	// masterOpen holds the leaderships known only from reports to the
 	// master that no line has ended yet.
 	masterOpen []*Leadership
+	// termsLed is the keys of leaders, ascending: lastLed and
+	// previousLeader walk it back from a term instead of every term.
+	termsLed []int64
 	// Compacted counts the history compaction dropped (Compaction).
 	Compacted   Compacted
 	compactInit bool
@@ -345,14 +348,7 @@ func (t *TabletRaft) peer(p string) *PeerRaft {
 func (t *TabletRaft) Leaders(term int64) []*Leadership { return t.leaders[term] }
 
 // Terms returns the terms that had a leader, ascending.
-func (t *TabletRaft) Terms() []int64 {
-	out := make([]int64, 0, len(t.leaders))
-	for term := range t.leaders {
-		out = append(out, term)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
-	return out
-}
+func (t *TabletRaft) Terms() []int64 { return slices.Clone(t.termsLed) }
 
 // Leadership returns peer's leadership of term, or nil.
 func (t *TabletRaft) Leadership(peer string, term int64) *Leadership {
@@ -703,6 +699,7 @@ func (t *TabletRaft) lead(peer string, term int64, at time.Time, timed bool, fro
 	}
 	st.Led, st.Leader = term, peer
 	t.leaders[term] = append(t.leaders[term], &Leadership{Peer: peer, Term: term, Since: from, At: at, Timed: timed})
+	t.noteLed(term)
 	if t.raft != nil {
 		t.raft.maybeCompact(t, term)
 	}
@@ -742,37 +739,54 @@ func (r *Raft) attempt(t *TabletRaft, p *PeerRaft, ev *yb.ElectionStart, at time
 	t.row(at, timed, p.Peer, p.Term, "election", detail, from)
 }
 
-// lastLed is the latest term below below that holder was seen leading, or -1.
+// lastLed is the latest term below below that holder was seen leading, or
+// -1. It walks the led terms back from below: the holder of a lease being
+// revoked led a term or two before, so this stops soon.
 func (t *TabletRaft) lastLed(holder string, below int64) int64 {
-	best := int64(-1)
-	for term, ls := range t.leaders {
-		if below >= 0 && term >= below {
-			continue
-		}
-		for _, l := range ls {
-			if l.Peer == holder && term > best {
-				best = term
+	for i := t.termsBelow(below) - 1; i >= 0; i-- {
+		term := t.termsLed[i]
+		for _, l := range t.leaders[term] {
+			if l.Peer == holder {
+				return term
 			}
 		}
 	}
-	return best
+	return -1
 }
 
 // previousLeader is the leader of the latest term below term other than
-// peer, or nil.
+// peer (the lowest peer id of those leading that term), or nil.
 func (t *TabletRaft) previousLeader(peer string, term int64) *Leadership {
-	var best *Leadership
-	for tm, ls := range t.leaders {
-		if term >= 0 && tm >= term {
-			continue
-		}
-		for _, l := range ls {
-			if l.Peer != peer && (best == nil || tm > best.Term || (tm == best.Term && l.Peer < best.Peer)) {
+	for i := t.termsBelow(term) - 1; i >= 0; i-- {
+		var best *Leadership
+		for _, l := range t.leaders[t.termsLed[i]] {
+			if l.Peer != peer && (best == nil || l.Peer < best.Peer) {
 				best = l
 			}
 		}
+		if best != nil {
+			return best
+		}
 	}
-	return best
+	return nil
+}
+
+// termsBelow is how many led terms are below term (all of them for a
+// negative term).
+func (t *TabletRaft) termsBelow(term int64) int {
+	if term < 0 {
+		return len(t.termsLed)
+	}
+	return sort.Search(len(t.termsLed), func(i int) bool { return t.termsLed[i] >= term })
+}
+
+// noteLed records that term has a leader, keeping termsLed sorted.
+func (t *TabletRaft) noteLed(term int64) {
+	i := t.termsBelow(term)
+	if i < len(t.termsLed) && t.termsLed[i] == term {
+		return
+	}
+	t.termsLed = slices.Insert(t.termsLed, i, term)
 }
 
 func (t *TabletRaft) row(at time.Time, timed bool, peer string, term int64, what, detail string, from From) {
