@@ -6,6 +6,8 @@
 //
 // One subpackage per database system (parse/yb, parse/es) turns that
 // system's lines into its typed events. Nothing here opens files, reads the
-// environment or the clock: callers hand Scan an io.Reader and a name. parse
-// may import grammar packages and nothing else of logsleuth.
+// environment or the clock: callers hand Scan an io.Reader and a name; Scan
+// takes a collector's envelope off the lines (package unwrap) before the
+// decoders see them. parse may import grammar packages and unwrap, and
+// nothing else of logsleuth.
 package parse

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/logsleuth/logsleuth/unwrap"
 )
 
 // Reading is split in two so a large input uses more than one core: a
@@ -30,6 +32,10 @@ const (
 	flagInvalid              // was not valid UTF-8: text repaired
 	flagOverlong             // was longer than MaxLine: text cut
 	flagBlank                // only white space
+	flagPartial              // an envelope's partial line: goes on in the next of its stream
+	flagNoLine               // an envelope line that holds no log line
+	flagBad                  // an envelope line that could not be read (chunk.bad says why)
+	flagSameLine             // a further line of one envelope line (a JSON record's message holding newlines)
 )
 
 type preparedLine struct {
@@ -42,6 +48,13 @@ type preparedLine struct {
 	// system's Skip test took and that have no flags: the consumer can
 	// pass them all at once.
 	run int32
+	// stream and nanos are what an envelope said of the line: the
+	// stream and the collector's time (Unix nanoseconds, 0 for none).
+	stream unwrap.Stream
+	nanos  int64
+	// no is the line's number where the caller gave it (ScanNumbered),
+	// else 0: the line after the one before.
+	no int
 }
 
 type chunk struct {
@@ -57,6 +70,22 @@ type chunk struct {
 	// err is the read error that ended the input after this chunk.
 	err  error
 	done chan struct{}
+	// env is the envelope the input's lines are in (nil for plain
+	// lines), detected from the first chunk; arena holds the text it
+	// decodes, and bad says why each flagBad line could not be read.
+	env     *unwrap.Envelope
+	scratch unwrap.Scratch
+	bad     map[int]error
+	// subs says, for a listing of several files' lines (grep -rn), which
+	// file and line each line is from; indexed like lines, and shorter
+	// when the last lines say nothing.
+	subs []subRef
+}
+
+// subRef is the file and line number a listing gives a line.
+type subRef struct {
+	src []byte
+	num int
 }
 
 // chunks holds chunks no one uses, for the next chunk of this input or of
@@ -68,19 +97,25 @@ func getChunk() *chunk {
 	c := chunks.Get().(*chunk)
 	c.data, c.over, c.lines = nil, false, c.lines[:0]
 	c.bytes, c.err, c.done = 0, nil, make(chan struct{})
+	c.env, c.bad = nil, nil
+	c.scratch = unwrap.Scratch{Buf: c.scratch.Buf[:0]}
+	clear(c.subs)
+	c.subs = c.subs[:0]
 	return c
 }
 
 // readChunks reads src into chunks and sends them, in order, to both
 // channels: work for the workers, order for the consumer. It closes both
 // at the end of the input or on a read error (carried by the last chunk).
-func readChunks(src io.Reader, work, order chan<- *chunk) {
+func readChunks(src io.Reader, work, order chan<- *chunk, detect bool) {
 	defer close(work)
 	defer close(order)
 	// discarding is set while the rest of an overlong line, whose first
 	// MaxLine bytes were sent, is read and dropped.
 	discarding := false
 	c, n := getChunk(), 0
+	first := true
+	var env *unwrap.Envelope
 	for {
 		err := fill(src, c, &n)
 		more := err == nil
@@ -112,6 +147,11 @@ func readChunks(src io.Reader, work, order chan<- *chunk) {
 			end = len(buf)
 		}
 		c.data = buf[start:end]
+		if first && detect {
+			env = unwrap.Detect(headLines(c.data))
+		}
+		first = false
+		c.env = env
 		if !more {
 			c.err = err
 			work <- c
@@ -146,6 +186,27 @@ func fill(src io.Reader, c *chunk, n *int) error {
 	return nil
 }
 
+// headLines splits the start of data into the lines envelope detection
+// looks at.
+func headLines(data []byte) [][]byte {
+	var out [][]byte
+	data = data[:min(len(data), 256<<10)]
+	for len(data) > 0 && len(out) < 2*unwrap.HeadLines {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			// The head's last line may be cut: a line is read whole or
+			// not at all.
+			if len(out) == 0 {
+				out = append(out, data)
+			}
+			break
+		}
+		out = append(out, bytes.TrimSuffix(data[:i], []byte("\r")))
+		data = data[i+1:]
+	}
+	return out
+}
+
 // prepare finds c's lines and fills c.lines: flags and the Skip verdicts of
 // systems.
 func prepare(c *chunk, systems []System) {
@@ -154,6 +215,11 @@ func prepare(c *chunk, systems []System) {
 	// the whole chunk spare the per-line tests.
 	binary := bytes.IndexByte(data, 0) >= 0
 	valid := utf8.Valid(data)
+	env := c.env
+	decodes, splits, multiline := env.Decodes(), env.Splits(), env.Multiline()
+	// Decoded text (JSON escapes) goes to the chunk's scratch buffer,
+	// grown as needed: a line decoded before a growth keeps the old
+	// array, so its text stays valid.
 	for len(data) > 0 {
 		i := bytes.IndexByte(data, '\n')
 		var text []byte
@@ -170,25 +236,62 @@ func prepare(c *chunk, systems []System) {
 		} else if len(data) == 0 && c.over {
 			p.flags = flagOverlong
 		}
-		switch {
-		case binary && bytes.IndexByte(p.text, 0) >= 0:
-			p.flags |= flagBinary
-		case blank(p.text):
-			p.flags |= flagBlank
-		default:
-			// A cut line may end inside a character.
-			if (!valid || p.flags&flagOverlong != 0) && !utf8.Valid(p.text) {
+		var ref subRef
+		if env != nil && !(binary && bytes.IndexByte(p.text, 0) >= 0) {
+			in := env.Strip(p.text, &c.scratch)
+			switch {
+			case in.Err != nil:
+				p.flags |= flagBad
+				if c.bad == nil {
+					c.bad = map[int]error{}
+				}
+				c.bad[len(c.lines)] = in.Err
+				c.lines = append(c.lines, p)
+				continue
+			case in.NoLine:
+				p.flags |= flagNoLine
+				c.lines = append(c.lines, p)
+				continue
+			}
+			p.text, p.stream, p.nanos = in.Text, in.Stream, in.Nanos
+			if splits && in.Source != nil {
+				ref = subRef{in.Source, in.Num}
+			}
+			if in.Partial {
+				p.flags |= flagPartial
+			}
+			if decodes && valid && !utf8.Valid(p.text) {
 				p.flags |= flagInvalid
 				p.text = bytes.ToValidUTF8(p.text, []byte("\uFFFD"))
 			}
-			for si, s := range systems {
-				if s.Skip != nil && s.Skip(p.text) {
-					p.skip = int16(si)
-					break
+			if multiline && bytes.IndexByte(p.text, '\n') >= 0 {
+				// A record's message of several lines is several lines,
+				// all at the record's line; only the last can go on in
+				// the next record.
+				partial := p.flags & flagPartial
+				p.flags &^= flagPartial
+				rest := p.text
+				for k := 0; ; k++ {
+					q := p
+					j := bytes.IndexByte(rest, '\n')
+					if j < 0 {
+						q.text, q.flags = rest, q.flags|partial
+					} else {
+						q.text, rest = rest[:j:j], rest[j+1:]
+					}
+					q.text = bytes.TrimSuffix(q.text, []byte("\r"))
+					if k > 0 {
+						q.flags |= flagSameLine
+					}
+					c.add(q, ref, binary, valid, systems)
+					if j < 0 {
+						break
+					}
 				}
+				continue
 			}
 		}
-		c.lines = append(c.lines, p)
+		c.add(p, ref, binary, valid, systems)
 	}
 	for i := len(c.lines) - 1; i >= 0; i-- {
 		p := &c.lines[i]
@@ -203,6 +306,44 @@ func prepare(c *chunk, systems []System) {
 	close(c.done)
 }
 
+// add classifies a prepared line (binary, blank, invalid UTF-8, the Skip
+// verdicts) and appends it, with where a listing says it is from.
+func (c *chunk) add(p preparedLine, ref subRef, binary, valid bool, systems []System) {
+	switch {
+	case binary && bytes.IndexByte(p.text, 0) >= 0:
+		p.flags |= flagBinary
+	case blank(p.text):
+		p.flags |= flagBlank
+	default:
+		// A cut line may end inside a character.
+		if (!valid || p.flags&flagOverlong != 0) && !utf8.Valid(p.text) {
+			p.flags |= flagInvalid
+			p.text = bytes.ToValidUTF8(p.text, []byte("\uFFFD"))
+		}
+		if p.flags&flagPartial == 0 {
+			p.skip = skipOf(systems, p.text)
+		}
+	}
+	if ref.src != nil {
+		for len(c.subs) < len(c.lines) {
+			c.subs = append(c.subs, subRef{})
+		}
+		c.subs = append(c.subs, ref)
+	}
+	c.lines = append(c.lines, p)
+}
+
+// skipOf returns the index of the system whose Skip test takes text, or
+// -1.
+func skipOf(systems []System, text []byte) int16 {
+	for si, s := range systems {
+		if s.Skip != nil && s.Skip(text) {
+			return int16(si)
+		}
+	}
+	return -1
+}
+
 // blank reports whether text is only white space.
 func blank(text []byte) bool {
 	if len(text) > 0 && text[0] > ' ' && text[0] < utf8.RuneSelf {
@@ -215,10 +356,17 @@ func blank(text []byte) bool {
 // prepared lines, in input order; it returns the bytes read and the read
 // error. The lines are only valid during the call.
 func lines(src io.Reader, systems []System, fn func([]preparedLine)) (int64, error) {
+	return chunkLines(src, systems, false, func(c *chunk) { fn(c.lines) })
+}
+
+// chunkLines is lines with each chunk given whole, and with detect set,
+// the input's envelope detected from its first chunk and taken off every
+// line (chunk.env, chunk.bad).
+func chunkLines(src io.Reader, systems []System, detect bool, fn func(*chunk)) (int64, error) {
 	workers := min(runtime.GOMAXPROCS(0), 4)
 	work := make(chan *chunk, workers)
 	order := make(chan *chunk, 2*workers)
-	go readChunks(src, work, order)
+	go readChunks(src, work, order, detect)
 	for w := 0; w < workers; w++ {
 		go func() {
 			for c := range work {
@@ -232,7 +380,7 @@ func lines(src io.Reader, systems []System, fn func([]preparedLine)) (int64, err
 	)
 	for c := range order {
 		<-c.done
-		fn(c.lines)
+		fn(c)
 		n += c.bytes
 		if c.err != nil {
 			err = c.err

@@ -1,9 +1,12 @@
 package parse
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/logsleuth/logsleuth/unwrap"
 )
 
 // Line is one line of input offered to a decoder. Text has no line ending
@@ -60,6 +63,10 @@ type Options struct {
 	// Year is the year for timestamps that print none (glog), or 0 to take
 	// it from the log.
 	Year int
+	// AlarmPhrases are words of alarms a user's catalogue adds: a line
+	// holding one is offered to the decoders (never skipped), and a
+	// decoder that reads alarms takes it as one whatever file printed it.
+	AlarmPhrases []string
 }
 
 // System is one database system's parser.
@@ -133,6 +140,10 @@ type Stats struct {
 	// peers, Elasticsearch nodes), so a report can say which file is which
 	// node. Scan leaves it empty; the caller fills it.
 	SpeaksFor []string `json:"speaks_for,omitempty"`
+	// Envelope names the collector envelopes the lines were taken out
+	// of, outermost first (unwrap.Envelope.String); empty for plain
+	// lines.
+	Envelope string `json:"envelope,omitempty"`
 }
 
 // Result is what Scan read from one source.
@@ -158,6 +169,23 @@ func Scan(src io.Reader, source string, systems []System, opts Options) (*Result
 	return res, err
 }
 
+// knows reports whether a line no decoder claimed is in a system's own
+// format (System.Knows). The system that knew the last such line is asked
+// first (*last, -1 for none): a log is mostly one system's, so most lines
+// cost one test.
+func knows(systems []System, text []byte, last *int) bool {
+	if k := *last; k >= 0 && systems[k].Knows(text) {
+		return true
+	}
+	for i, s := range systems {
+		if i != *last && s.Knows != nil && s.Knows(text) {
+			*last = i
+			return true
+		}
+	}
+	return false
+}
+
 func owns(d Decoder) bool {
 	o, ok := d.(Owner)
 	return ok && o.Owned()
@@ -169,26 +197,47 @@ const MaxDiags = 1000
 
 // ScanFunc is Scan for inputs too large to hold their events: each event
 // goes to emit as soon as it is complete (a multi-line event when its last
-// line has been read), in line order, with its time filled in.
+// line has been read), in line order, with its time filled in. A listing
+// of several files' or streams' lines (grep -rn, a Loki query over several
+// pods; unwrap.Envelope.Splits) is the exception: each file or stream is
+// read as a source of its own, and their events are held to the end to be
+// merged by time, as if the files had been given apart.
 func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit func(Event)) (Stats, []Diagnostic, error) {
+	systems = keepPhrases(systems, opts.AlarmPhrases)
+	return scan(func(fn func(*chunk)) (int64, error) { return chunkLines(src, systems, true, fn) }, source, systems, opts, emit)
+}
+
+// scan is ScanFunc over prepared chunks: feed calls fn with them, in
+// order, and returns the bytes read and the read error. The systems' Skip
+// tests, which feed runs, must already keep opts.AlarmPhrases
+// (keepPhrases).
+func scan(feed func(fn func(*chunk)) (int64, error), source string, systems []System, opts Options, emit func(Event)) (Stats, []Diagnostic, error) {
 	st := Stats{Source: source}
-	decs := make([]Decoder, len(systems))
-	for i, s := range systems {
-		decs[i] = s.NewDecoder(source, opts)
+	newTarget := func(name string) *target {
+		t := &target{name: name, decs: make([]Decoder, len(systems)), active: -1}
+		for i, s := range systems {
+			t.decs[i] = s.NewDecoder(name, opts)
+		}
+		return t
 	}
+	// cur is the source whose decoders read the line at hand: the input,
+	// or in a listing of several files' lines, the file the line is from.
+	main := newTarget(source)
+	cur := main
 	var (
 		sink      Sink
 		diags     []Diagnostic
 		dropped   int
-		active    = -1
-		lastTime  time.Time
-		hasTime   bool
 		binary    int
 		binFirst  int
 		invalid   int
 		invFirst  int
 		lineNo    int
 		readError error
+		lastKnows = -1
+		split     bool
+		targets   = []*target{main}
+		byName    = map[string]*target{}
 	)
 	// flush hands the events decoded so far to emit, giving each without a
 	// time the time of the last timed line before it.
@@ -196,12 +245,16 @@ func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit
 		for _, e := range sink.Events {
 			m := e.Info()
 			if m.Timed {
-				lastTime, hasTime = m.Time, true
-			} else if hasTime {
-				m.Time = lastTime
+				cur.lastTime, cur.hasTime = m.Time, true
+			} else if cur.hasTime {
+				m.Time = cur.lastTime
 			}
 			st.Events++
-			emit(e)
+			if split {
+				cur.events = append(cur.events, e)
+			} else {
+				emit(e)
+			}
 		}
 		clear(sink.Events)
 		sink.Events = sink.Events[:0]
@@ -214,15 +267,38 @@ func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit
 		}
 		sink.Diags = sink.Diags[:0]
 	}
-	offer := func(p preparedLine) {
-		lineNo++
-		st.Lines++
+	// offerAt offers the line numbered n, or in a listing of several
+	// files, the line ref says.
+	offerAt := func(n int, p preparedLine, ref subRef) {
+		// The input's own line, for what is said of the input as a whole.
+		outer := n
+		cur = main
+		if ref.src != nil {
+			t := byName[string(ref.src)]
+			if t == nil {
+				// A file a listing names is the source; a stream of a
+				// listing is the listing's, its labels said.
+				name := string(ref.src)
+				if ref.num == 0 {
+					name = source + name
+				}
+				t = newTarget(name)
+				byName[string(ref.src)] = t
+				targets = append(targets, t)
+			}
+			cur = t
+			if ref.num > 0 {
+				n = ref.num
+			}
+		}
+		source, active, decs := cur.name, cur.active, cur.decs
+		defer func() { cur.active = active }()
 		if p.flags&flagOverlong != 0 {
-			sink.Diag(Pos{source, lineNo}, "line longer than %d MiB; only its first %d MiB were read", MaxLine>>20, MaxLine>>20)
+			sink.Diag(Pos{source, n}, "line longer than %d MiB; only its first %d MiB were read", MaxLine>>20, MaxLine>>20)
 		}
 		if p.flags&flagBinary != 0 {
 			if binary == 0 {
-				binFirst = lineNo
+				binFirst = outer
 			}
 			binary++
 			st.Unclaimed++
@@ -231,7 +307,7 @@ func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit
 		}
 		if p.flags&flagInvalid != 0 {
 			if invalid == 0 {
-				invFirst = lineNo
+				invFirst = outer
 			}
 			invalid++
 		}
@@ -242,12 +318,16 @@ func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit
 				b.Break(&sink)
 			}
 			st.Unclaimed++
+			st.Known++
 			if len(sink.Events) > 0 || len(sink.Diags) > 0 {
 				flush()
 			}
 			return
 		}
-		line := Line{Pos: Pos{Source: source, Line: lineNo}, Text: p.text}
+		line := Line{Pos: Pos{Source: source, Line: n}, Text: p.text}
+		if p.nanos != 0 {
+			line.Collected = time.Unix(0, p.nanos).UTC()
+		}
 		blank := p.flags&flagBlank != 0
 		claimed, owned := false, false
 		if active >= 0 {
@@ -270,23 +350,55 @@ func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit
 		}
 		if claimed {
 			st.Claimed++
+			st.Known++
 		} else if !blank {
 			st.Unclaimed++
+			if knows(systems, p.text, &lastKnows) {
+				st.Known++
+			}
 		}
 		if len(sink.Events) > 0 || len(sink.Diags) > 0 {
 			flush()
 		}
 	}
-	n, err := lines(src, systems, func(ls []preparedLine) {
+	offer := func(p preparedLine) {
+		if p.no > 0 {
+			// A line that says its number (ScanNumbered): the lines
+			// left out before it end an open block, as lines a Skip
+			// test took do.
+			if p.no > lineNo+1 && main.active >= 0 {
+				cur = main
+				if b, ok := main.decs[main.active].(Breaker); ok {
+					b.Break(&sink)
+				}
+			}
+			lineNo = p.no
+		} else {
+			lineNo++
+		}
+		st.Lines++
+		offerAt(lineNo, p, subRef{})
+	}
+	w := wrapped{systems: systems, join: unwrap.Joiner{Max: MaxLine}, offer: offerAt}
+	n, err := feed(func(c *chunk) {
+		ls := c.lines
+		if c.env != nil && w.env == nil {
+			w.start(c.env)
+			st.Envelope = c.env.String()
+			split = c.env.Splits()
+		}
 		for i := 0; i < len(ls); {
 			p := &ls[i]
 			// A run of lines one system's Skip test took passes at once
-			// when no other system's decoder must see them.
-			if k := int(p.skip); p.run > 1 && (active < 0 || active == k) {
+			// when no other system's decoder must see them (nor an
+			// envelope's joined or reordered line wait for them).
+			if k := int(p.skip); p.run > 1 && (main.active < 0 || main.active == k) && !w.holding() && !split {
 				lineNo += int(p.run)
 				st.Lines += int(p.run)
 				st.Unclaimed += int(p.run)
-				if b, ok := decs[k].(Breaker); ok {
+				st.Known += int(p.run)
+				cur = main
+				if b, ok := main.decs[k].(Breaker); ok {
 					b.Break(&sink)
 				}
 				if len(sink.Events) > 0 || len(sink.Diags) > 0 {
@@ -295,17 +407,46 @@ func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit
 				i += int(p.run)
 				continue
 			}
-			offer(*p)
+			if w.env == nil {
+				offer(*p)
+			} else {
+				if p.flags&flagSameLine == 0 {
+					lineNo++
+					st.Lines++
+				}
+				if p.flags&flagBad != 0 {
+					st.Unclaimed++
+					sink.Diag(Pos{source, lineNo}, "%v; skipped", c.bad[i])
+					flush()
+				} else {
+					var ref subRef
+					if i < len(c.subs) {
+						ref = c.subs[i]
+					}
+					w.line(lineNo, *p, ref)
+				}
+			}
 			i++
 		}
 	})
+	if w.env != nil {
+		w.end()
+		if note := w.order.Note(); note != "" {
+			sink.Diag(Pos{Source: source}, "%s", note)
+		}
+	}
 	st.Bytes = n
 	if err != nil {
 		readError = fmt.Errorf("%s: read after line %d: %w", source, lineNo, err)
 	}
-	for _, d := range decs {
-		d.End(&sink)
+	for _, t := range targets {
+		cur = t
+		for _, d := range t.decs {
+			d.End(&sink)
+		}
+		flush()
 	}
+	cur = main
 	if binary > 0 {
 		sink.Diag(Pos{source, binFirst}, "%d line(s) hold binary data (NUL bytes), first at line %d; skipped", binary, binFirst)
 	}
@@ -313,9 +454,177 @@ func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit
 		sink.Diag(Pos{source, invFirst}, "%d line(s) are not valid UTF-8, first at line %d; bad bytes read as U+FFFD", invalid, invFirst)
 	}
 	flush()
+	if split {
+		mergeTargets(targets, emit)
+	}
 	if dropped > 0 {
 		diags = append(diags, Diagnostic{Pos: Pos{Source: source}, Message: fmt.Sprintf("%d more diagnostics not kept", dropped)})
 	}
 	st.Diags = len(diags)
 	return st, diags, readError
+}
+
+// wrapped takes an envelope's lines on from the workers: it joins partial
+// lines, restores the order of a newest-first listing, and offers what
+// results at the envelope line's own number.
+type wrapped struct {
+	env     *unwrap.Envelope
+	systems []System
+	join    unwrap.Joiner
+	// order is set for an envelope that may list newest first.
+	order *unwrap.Reorder
+	offer func(n int, p preparedLine, ref subRef)
+}
+
+// maxReorder bounds the text held to put a newest-first listing back in
+// order.
+const maxReorder = 256 << 20
+
+func (w *wrapped) start(env *unwrap.Envelope) {
+	w.env = env
+	if env.MayDescend() {
+		w.order = &unwrap.Reorder{Max: maxReorder}
+	}
+}
+
+// holding says lines are held, so every line must pass through w.
+func (w *wrapped) holding() bool { return w.join.Pending() || w.order != nil }
+
+func (w *wrapped) line(n int, p preparedLine, ref subRef) {
+	if p.flags&flagNoLine != 0 {
+		return
+	}
+	if p.flags&flagPartial != 0 || w.join.Waiting(p.stream) {
+		l, ok := w.join.Add(n, unwrap.Inner{Text: p.text, Nanos: p.nanos, Stream: p.stream, Partial: p.flags&flagPartial != 0, Source: ref.src, Num: ref.num})
+		if !ok {
+			return
+		}
+		w.deliver(l, p.flags&(flagInvalid|flagOverlong))
+		return
+	}
+	if w.order != nil {
+		w.deliver(unwrap.Line{Num: n, Text: p.text, Nanos: p.nanos, Source: ref.src, Listed: ref.num}, p.flags)
+		return
+	}
+	w.offer(n, p, ref)
+}
+
+// deliver offers a line made by joining or held for reordering: its
+// flags and Skip verdict are taken again from its text.
+func (w *wrapped) deliver(l unwrap.Line, flags uint8) {
+	if w.order != nil {
+		if flags&flagBinary != 0 {
+			w.offer(l.Num, preparedLine{text: l.Text, flags: flagBinary, skip: -1}, subRef{l.Source, l.Listed})
+			return
+		}
+		l.Cut = l.Cut || flags&flagOverlong != 0
+		w.order.Add(l, w.offerLine)
+		return
+	}
+	w.offerLine(l)
+}
+
+func (w *wrapped) offerLine(l unwrap.Line) {
+	p := preparedLine{text: l.Text, nanos: l.Nanos, skip: -1}
+	if l.Cut {
+		p.flags |= flagOverlong
+	}
+	if blank(p.text) {
+		p.flags |= flagBlank
+	} else {
+		p.skip = skipOf(w.systems, p.text)
+	}
+	w.offer(l.Num, p, subRef{l.Source, l.Listed})
+}
+
+func (w *wrapped) end() {
+	for _, l := range w.join.End() {
+		w.deliver(l, 0)
+	}
+	if w.order != nil {
+		w.order.End(w.offerLine)
+	}
+}
+
+// target is one source's decoders: the input's, or in a listing of
+// several files' lines (grep -rn), one file's.
+type target struct {
+	name   string
+	decs   []Decoder
+	active int
+	// lastTime is the time of the last timed event, for the untimed
+	// events after it.
+	lastTime time.Time
+	hasTime  bool
+	// events are held, in a listing of several files, until all are
+	// read and can be merged by time.
+	events []Event
+}
+
+// mergeTargets emits the events of several files read out of one listing
+// by wall time across the files, in line order within one (a clock that
+// steps back in a file does not reorder it), ties in the order the files
+// first appeared: as if the files had been given apart.
+func mergeTargets(targets []*target, emit func(Event)) {
+	next := make([]int, len(targets))
+	high := make([]time.Time, len(targets))
+	key := func(i int) time.Time {
+		t := targets[i].events[next[i]].Info().Time
+		if t.Before(high[i]) {
+			return high[i]
+		}
+		return t
+	}
+	for {
+		best := -1
+		var bestKey time.Time
+		for i, t := range targets {
+			if next[i] >= len(t.events) {
+				continue
+			}
+			if k := key(i); best < 0 || k.Before(bestKey) {
+				best, bestKey = i, k
+			}
+		}
+		if best < 0 {
+			return
+		}
+		high[best] = bestKey
+		e := targets[best].events[next[best]]
+		targets[best].events[next[best]] = nil
+		next[best]++
+		emit(e)
+	}
+}
+
+// keepPhrases returns systems whose Skip tests pass over no line holding
+// one of phrases, so that the decoders see the alarms a user's catalogue
+// adds.
+func keepPhrases(systems []System, phrases []string) []System {
+	if len(phrases) == 0 {
+		return systems
+	}
+	words := make([][]byte, len(phrases))
+	for i, p := range phrases {
+		words[i] = []byte(p)
+	}
+	out := append([]System(nil), systems...)
+	for i := range out {
+		skip := out[i].Skip
+		if skip == nil {
+			continue
+		}
+		out[i].Skip = func(text []byte) bool {
+			if !skip(text) {
+				return false
+			}
+			for _, w := range words {
+				if bytes.Contains(text, w) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return out
 }

@@ -83,7 +83,7 @@ func TestScanClaimsAndCounts(t *testing.T) {
 		"in.log:9 alpha 10:00", // untimed: takes the last time
 	}, got)
 	assert.Equal(t, "alpha one", res.Events[0].Info().Text)
-	assert.Equal(t, Stats{Source: "in.log", Bytes: int64(len(in)), Lines: 11, Claimed: 6, Unclaimed: 4, Events: 4, Diags: 2}, res.Stats)
+	assert.Equal(t, Stats{Source: "in.log", Bytes: int64(len(in)), Lines: 11, Claimed: 6, Unclaimed: 4, Events: 4, Diags: 2, Known: 6}, res.Stats)
 	require.Len(t, res.Diags, 2)
 	assert.Equal(t, `in.log:9: cannot read "alpha untimed bad"`, res.Diags[0].String())
 	assert.Equal(t, "in.log:10: 1 line(s) are not valid UTF-8, first at line 10; bad bytes read as U+FFFD", res.Diags[1].String())
@@ -192,6 +192,24 @@ func TestScanSkippedRuns(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, res.Events, 3)
 	assert.Equal(t, []int{1, 5, 9}, []int{res.Events[0].Info().Pos.Line, res.Events[1].Info().Pos.Line, res.Events[2].Info().Pos.Line})
-	assert.Equal(t, Stats{Source: "r", Bytes: int64(len(in)), Lines: 9, Claimed: 6, Unclaimed: 3, Events: 3}, res.Stats)
+	assert.Equal(t, Stats{Source: "r", Bytes: int64(len(in)), Lines: 9, Claimed: 6, Unclaimed: 3, Events: 3, Known: 9}, res.Stats)
 	assert.Equal(t, 1, breaks, "one Break for the run of three")
+}
+
+// Known counts the lines in a system's format: those a decoder claimed,
+// those a Skip test took, and those its Knows test takes though no
+// decoder wanted them; noise, blank and binary lines are not known.
+func TestScanCountsKnownLines(t *testing.T) {
+	tilde := sys("alpha")
+	tilde.Skip = func(text []byte) bool { return len(text) > 0 && text[0] == '~' }
+	tilde.Knows = func(text []byte) bool { return bytes.HasPrefix(text, []byte("A:")) || len(text) > 0 && text[0] == '~' }
+	in := "alpha claimed\n~skipped\n~skipped\n~skipped\nA: known, not claimed\nnoise\n\nbin\x00ary\n"
+	res, err := Scan(strings.NewReader(in), "k", []System{tilde, sys("beta")}, Options{})
+	require.NoError(t, err)
+	assert.Equal(t, 8, res.Stats.Lines)
+	assert.Equal(t, 5, res.Stats.Known)
+	none, err := Scan(strings.NewReader("hello\nworld\n"), "x", []System{tilde, sys("beta")}, Options{})
+	require.NoError(t, err)
+	assert.Equal(t, 0, none.Stats.Known)
+	assert.Equal(t, 2, none.Stats.Lines)
 }

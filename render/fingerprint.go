@@ -3,8 +3,8 @@ package render
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"path"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -15,23 +15,33 @@ import (
 // partialFingerprints; a change to Fingerprint must bump it, so code
 // scanning and --baseline see new keys rather than silently different
 // values under the old one.
-const FingerprintVersion = "logsleuth/v2"
+const FingerprintVersion = "logsleuth/v3"
 
 // Fingerprint identifies a finding across runs, for --baseline and SARIF's
-// partialFingerprints. Line numbers are deliberately left out: the same
-// incident log re-collected with a few more lines at the top, or pasted
-// into a different file, must still match. What goes in is what makes the
-// finding itself:
+// partialFingerprints. It depends on what the finding is about, never on
+// where the log was read from: the same log renamed, compressed, piped on
+// standard input, re-collected under a glog name with another start time
+// and pid, or concatenated after other lines, gives the same fingerprints.
+// What goes in:
 //
 //   - the rule ID;
-//   - the subject (system, tablet, peer, index, shard, node, allocation);
-//   - the message, with its numbers (hybrid times, op ids, seq#s), which
-//     are what distinguish two breaks of one rule on one replica, but with
-//     the `source:line` positions some messages cite reduced to the
-//     source's base name (v2; v1 kept them, so a shifted log changed it);
-//   - each evidence line's text (whitespace trimmed and collapsed) and its
-//     source's base name, so a bundle unpacked under another directory
-//     still matches but two nodes' identically worded lines do not.
+//   - the subject (system, tablet, peer, index, shard, node, allocation),
+//     which keeps two replicas' identically worded breaks apart;
+//   - the message and the facts, with their numbers (hybrid times, op ids,
+//     seq#s), which are what distinguish two breaks of one rule on one
+//     replica;
+//   - each evidence line's text, the line the database printed: white
+//     space collapsed, and a collector's leading timestamp (kubectl
+//     --timestamps, a CI step log, a CRI file's stamp and stream) left
+//     out, since it says when the line was collected, which differs
+//     between two collections of the same log.
+//
+// The message and facts are normalised first (normalizeFingerprintText):
+// white space collapsed, each `source:line` position replaced by `#`, and
+// the year of a date dropped, since a glog year may be read from a header
+// in one copy and inferred from hybrid times in another. Source names and line
+// numbers are not hashed at all (v3; v2 hashed the source's base name,
+// which a glog name's start time and pid change every run).
 //
 // The result is 32 hex digits (128 bits of SHA-256).
 func Fingerprint(f *rules.Finding) string {
@@ -56,36 +66,57 @@ func Fingerprint(f *rules.Finding) string {
 	}
 	put(s.Node)
 	put(s.Allocation)
-	put(normalizeSpace(withoutPositions(f.Message, f.Evidence)))
+	put(normalizeFingerprintText(f.Message, f.Evidence))
+	keys := make([]string, 0, len(f.Facts))
+	for k := range f.Facts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	put(strconv.Itoa(len(keys)))
+	for _, k := range keys {
+		put(k)
+		put(normalizeFingerprintText(f.Facts[k], f.Evidence))
+	}
+	put(strconv.Itoa(len(f.Evidence)))
 	for _, e := range f.Evidence {
-		put(sourceBase(e.Source))
-		put(normalizeSpace(e.Text))
+		put(normalizeSpace(collectorStampRE.ReplaceAllLiteralString(e.Text, "")))
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
-// withoutPositions replaces each `source:line` a message cites, for the
-// sources of its evidence (as given, or by base name), with `base:#`.
-func withoutPositions(msg string, ev []rules.Evidence) string {
-	seen := map[string]bool{}
+// positionRE matches a `source:line` position as logsleuth prints one in
+// a message or a fact: a name holding at least one letter or path
+// character, a colon and the line number, not followed by more of a time
+// (16:39:00) or a decimal. A bare clock time has no letter before its
+// colon and is left alone.
+var positionRE = regexp.MustCompile(`(?:\b[A-Za-z]:)?[^\s()\[\]{},;=:"']*[A-Za-z_./\\!-][^\s()\[\]{},;=:"']*:\d+\b([^:.\d]|$)`)
+
+// collectorStampRE matches the RFC 3339 timestamp a collector puts
+// before the database's own line, and the stream and tag a CRI file adds.
+var collectorStampRE = regexp.MustCompile(`^\s*\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:?\d\d)\s+((stdout|stderr)\s+[FP]\s+)?`)
+
+// yearRE matches the year of an ISO date (2023-10-07, 2023/10/07).
+var yearRE = regexp.MustCompile(`\b\d{4}([-/]\d\d[-/]\d\d)`)
+
+// normalizeFingerprintText is s with white space trimmed and collapsed,
+// each position of a source replaced by `#` (evidence sources first, as
+// given, since their names may hold characters the pattern stops at), and
+// the years of dates replaced by `Y`.
+func normalizeFingerprintText(s string, ev []rules.Evidence) string {
 	for _, e := range ev {
-		for _, name := range []string{e.Source, sourceBase(e.Source)} {
-			if name == "" || seen[name] || !strings.Contains(msg, name+":") {
-				continue
-			}
-			seen[name] = true
-			re := regexp.MustCompile(regexp.QuoteMeta(name) + `:\d+`)
-			msg = re.ReplaceAllLiteralString(msg, sourceBase(e.Source)+":#")
+		if e.Source != "" && strings.Contains(s, e.Source+":") {
+			re := regexp.MustCompile(regexp.QuoteMeta(e.Source) + `:\d+`)
+			s = re.ReplaceAllLiteralString(s, "#")
 		}
 	}
-	return msg
-}
-
-// sourceBase is the last element of a source path, whichever separator the
-// run that wrote it used ("-" for standard input stays "-").
-func sourceBase(src string) string {
-	src = strings.ReplaceAll(src, `\`, "/")
-	return path.Base(src)
+	if strings.Contains(s, ":") {
+		s = positionRE.ReplaceAllStringFunc(s, func(m string) string {
+			sub := positionRE.FindStringSubmatch(m)
+			return "#" + sub[1]
+		})
+	}
+	s = yearRE.ReplaceAllString(s, "Y$1")
+	return normalizeSpace(s)
 }
 
 // normalizeSpace trims s and collapses runs of white space to one space, so
@@ -98,14 +129,15 @@ func normalizeSpace(s string) string {
 // is in the baseline when an unclaimed copy of its fingerprint is left:
 // two identical findings in the new run need two in the old one.
 type Baseline struct {
-	left map[string]int
+	findings []rules.Finding
+	prints   []string
 }
 
 // NewBaseline counts the fingerprints of findings.
 func NewBaseline(findings []rules.Finding) *Baseline {
-	b := &Baseline{left: map[string]int{}}
+	b := &Baseline{findings: findings, prints: make([]string, len(findings))}
 	for i := range findings {
-		b.left[Fingerprint(&findings[i])]++
+		b.prints[i] = Fingerprint(&findings[i])
 	}
 	return b
 }
@@ -113,17 +145,32 @@ func NewBaseline(findings []rules.Finding) *Baseline {
 // Match marks which of findings the baseline holds, in order, consuming
 // one baseline entry per match. It does not change b.
 func (b *Baseline) Match(findings []rules.Finding) []bool {
-	left := make(map[string]int, len(b.left))
-	for k, v := range b.left {
-		left[k] = v
+	matched, _ := b.Compare(findings)
+	return matched
+}
+
+// Compare is Match, and also returns the baseline's findings that no
+// finding of the new run claimed: the ones that went away, in the
+// baseline's order.
+func (b *Baseline) Compare(findings []rules.Finding) (matched []bool, gone []rules.Finding) {
+	left := map[string][]int{}
+	for i, fp := range b.prints {
+		left[fp] = append(left[fp], i)
 	}
-	out := make([]bool, len(findings))
+	claimed := make([]bool, len(b.prints))
+	matched = make([]bool, len(findings))
 	for i := range findings {
 		fp := Fingerprint(&findings[i])
-		if left[fp] > 0 {
-			left[fp]--
-			out[i] = true
+		if q := left[fp]; len(q) > 0 {
+			claimed[q[0]] = true
+			left[fp] = q[1:]
+			matched[i] = true
 		}
 	}
-	return out
+	for i := range b.findings {
+		if !claimed[i] {
+			gone = append(gone, b.findings[i])
+		}
+	}
+	return matched, gone
 }

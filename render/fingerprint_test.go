@@ -27,7 +27,7 @@ func TestFingerprintStable(t *testing.T) {
 	f := baseFinding()
 	// Pinned: a change here changes every baseline and code-scanning alert,
 	// and must come with a new FingerprintVersion.
-	assert.Equal(t, "316aeb439a65284d8228414bbd0e27c2", Fingerprint(&f))
+	assert.Equal(t, "93d7cc66a93a280009f1e22069f4b5fd", Fingerprint(&f))
 }
 
 func TestFingerprintIgnores(t *testing.T) {
@@ -37,10 +37,19 @@ func TestFingerprintIgnores(t *testing.T) {
 		"directory": func(f *rules.Finding) {
 			f.Evidence[0].Source, f.Evidence[1].Source = "/tmp/x/tserver.log", `C:\ci\tserver.log`
 		},
-		"indentation":     func(f *rules.Finding) { f.Evidence[1].Text = "\t!!!  ht <= x=1  " },
-		"severity":        func(f *rules.Finding) { f.Severity = rules.Warning },
-		"origin":          func(f *rules.Finding) { f.Origin = rules.Derived },
-		"facts and state": func(f *rules.Finding) { f.Facts = nil; f.State = nil },
+		"indentation":    func(f *rules.Finding) { f.Evidence[1].Text = "\t!!!  ht <= x=1  " },
+		"severity":       func(f *rules.Finding) { f.Severity = rules.Warning },
+		"origin":         func(f *rules.Finding) { f.Origin = rules.Derived },
+		"state":          func(f *rules.Finding) { f.State = nil },
+		"file base name": func(f *rules.Finding) { f.Evidence[0].Source, f.Evidence[1].Source = "-", "-" },
+		"glog name": func(f *rules.Finding) {
+			f.Evidence[0].Source = "yb-tserver.h.yugabyte.log.INFO.20231008-090112.28411"
+			f.Evidence[1].Source = "yb-tserver.h.yugabyte.log.INFO.20231008-090112.28411"
+		},
+		"collector stamp": func(f *rules.Finding) { f.Evidence[0].Text = "2024-02-01T10:00:03.000023757Z " + f.Evidence[0].Text },
+		"CRI stamp": func(f *rules.Finding) {
+			f.Evidence[1].Text = "2024-02-01T10:00:03+00:00 stderr F " + f.Evidence[1].Text
+		},
 		"message whitespace": func(f *rules.Finding) {
 			f.Message = "op 17.686821  at ht 1696696747406942 is 77902 us below the safe time 1696696747484844.4095 "
 		},
@@ -63,8 +72,11 @@ func TestFingerprintDistinguishes(t *testing.T) {
 			f.Message = "op 17.686822 at ht 1696696747406942 is 77902 us below the safe time 1696696747484844.4095"
 		},
 		"evidence text":  func(f *rules.Finding) { f.Evidence[0].Text += "1" },
-		"file base name": func(f *rules.Finding) { f.Evidence[0].Source = "bundle/node-1/master.log" },
 		"evidence count": func(f *rules.Finding) { f.Evidence = f.Evidence[:1] },
+		"a fact":         func(f *rules.Finding) { f.Facts["below_us"] = "77903" },
+		"a fact's name":  func(f *rules.Finding) { f.Facts = map[string]string{"above_us": "77902"} },
+		"no facts":       func(f *rules.Finding) { f.Facts = nil },
+		"a clock time":   func(f *rules.Finding) { f.Message += " at 16:39:00.100" },
 		// Length prefixes: moving text between fields changes the hash.
 		"field boundary": func(f *rules.Finding) { f.Subject.Tablet, f.Subject.Peer = "35efdaf8", "" },
 	} {
@@ -98,8 +110,25 @@ func TestFingerprintIgnoresCitedPositions(t *testing.T) {
 	a := Fingerprint(f(108, "logs/es.log:108"))
 	assert.Equal(t, a, Fingerprint(f(109, "logs/es.log:109")))
 	assert.Equal(t, a, Fingerprint(f(7, "es.log:7")))
+	assert.Equal(t, a, Fingerprint(f(7, "other.log:7")), "a position of a source the evidence does not quote")
+	assert.Equal(t, a, Fingerprint(f(7, "bundle.tar.gz!node-1/es.log:7")))
 	// Numbers that are not positions still count.
 	g := f(108, "logs/es.log:108")
 	g.Message = strings.Replace(g.Message, "#1", "#2", 1)
 	assert.NotEqual(t, a, Fingerprint(g))
+}
+
+// Two clock times and a position keep apart what they should: only the
+// position is reduced.
+func TestNormalizeFingerprintText(t *testing.T) {
+	for in, want := range map[string]string{
+		"led until 16:39:00.100000 (tserver.log:12)":                "led until 16:39:00.100000 (#)",
+		"the recovery at -:57 started":                              "the recovery at # started",
+		"revoked_at 2023-10-07T16:39:00.000000Z":                    "revoked_at Y-10-07T16:39:00.000000Z",
+		"op 17.686821 at ht 1696696747406942":                       "op 17.686821 at ht 1696696747406942",
+		"none after C:\\ci\\yb-tserver.INFO.20231007-163000.5100:4": "none after #",
+		"shard [idx][3]: lcp 2 / max_seq_no 2":                      "shard [idx][3]: lcp 2 / max_seq_no 2",
+	} {
+		assert.Equal(t, want, normalizeFingerprintText(in, nil), in)
+	}
 }

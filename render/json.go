@@ -21,16 +21,32 @@ type jsonFinding struct {
 
 type jsonReport struct {
 	Findings []jsonFinding `json:"findings"`
-	Stats    Stats         `json:"stats"`
+	// Gone is present, possibly empty, only with a baseline: the
+	// baseline's findings this run did not find again.
+	Gone *[]jsonFinding `json:"gone,omitempty"`
+	// Omitted counts, by rule, the findings --max-findings left out.
+	Omitted    []Omitted   `json:"omitted,omitempty"`
+	Stats      Stats       `json:"stats"`
+	Provenance *Provenance `json:"provenance,omitempty"`
 }
 
 // JSON writes the report as DESIGN.md's findings JSON: findings sorted by
 // (source, line, rule), and stats. encoding/json escapes what log text
 // needs (and sorts fact keys), so the output is byte-identical run to run.
 func JSON(w io.Writer, r *Report) error {
-	out := jsonReport{Findings: make([]jsonFinding, len(r.Findings)), Stats: r.Stats}
+	out := jsonReport{Findings: make([]jsonFinding, len(r.Findings)), Stats: r.Stats, Omitted: r.Omitted, Provenance: r.Provenance}
 	for i := range r.Findings {
 		out.Findings[i] = jsonFinding{Finding: r.Findings[i], Fingerprint: Fingerprint(&r.Findings[i]), Baselined: r.IsBaselined(i)}
+	}
+	if r.HasBaseline {
+		gone := make([]jsonFinding, len(r.Gone))
+		for i := range r.Gone {
+			gone[i] = jsonFinding{Finding: r.Gone[i], Fingerprint: Fingerprint(&r.Gone[i])}
+		}
+		out.Gone = &gone
+	}
+	if len(out.Stats.Sources) > 0 {
+		out.Stats.Recognised = out.Stats.Recognitions()
 	}
 	if out.Stats.Sources == nil {
 		out.Stats.Sources = []parse.Stats{}

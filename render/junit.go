@@ -21,6 +21,7 @@ type (
 		Tests    int          `xml:"tests,attr"`
 		Failures int          `xml:"failures,attr"`
 		Errors   int          `xml:"errors,attr"`
+		Skipped  int          `xml:"skipped,attr"`
 		Time     string       `xml:"time,attr"`
 		Suites   []junitSuite `xml:"testsuite"`
 	}
@@ -31,12 +32,24 @@ type (
 		Errors   int         `xml:"errors,attr"`
 		Skipped  int         `xml:"skipped,attr"`
 		Time     string      `xml:"time,attr"`
+		Props    *junitProps `xml:"properties,omitempty"`
 		Cases    []junitCase `xml:"testcase"`
+	}
+	junitProps struct {
+		Props []junitProp `xml:"property"`
+	}
+	junitProp struct {
+		Name  string `xml:"name,attr"`
+		Value string `xml:"value,attr"`
+	}
+	junitSkip struct {
+		Message string `xml:"message,attr"`
 	}
 	junitCase struct {
 		Classname string         `xml:"classname,attr"`
 		Name      string         `xml:"name,attr"`
 		Time      string         `xml:"time,attr"`
+		Skipped   *junitSkip     `xml:"skipped"`
 		Failures  []junitProblem `xml:"failure"`
 		Errors    []junitProblem `xml:"error"`
 		SystemOut *junitCDATA    `xml:"system-out"`
@@ -56,18 +69,29 @@ type (
 // rule across runs), one <failure> per finding that counts toward the exit
 // code. Findings below --fail-on or already in the baseline are listed in
 // the test case's <system-out> instead, so the JUnit verdict and the exit
-// code agree. Inputs that could not be read are an <error> of the test case
-// logsleuth/inputs. Log text is sanitised as for a terminal; encoding/xml
+// code agree. A rule of a system of which no event was read is <skipped>,
+// never passed: it checked nothing. Inputs that could not be read, and
+// inputs of which nothing was recognised, are <error>s of the test case
+// logsleuth/inputs. With an Artifact, suites are "ARTIFACT/yb" and
+// classnames "ARTIFACT.yb.mvcc", so several jobs' reports merge without
+// colliding. Log text is sanitised as for a terminal; encoding/xml
 // escapes attributes and splits "]]>" in CDATA, and the whole document
 // then passes filterBody, which no body can skip.
 func JUnit(w io.Writer, r *Report) error {
+	prefix := junitPrefix(r.Artifact)
+	suiteName := func(sys string) string {
+		if r.Artifact == "" {
+			return sys
+		}
+		return sanitizeInline(r.Artifact) + "/" + sys
+	}
 	cases := map[string]*junitCase{}
 	var ids []string
 	add := func(id string) *junitCase {
 		if c, ok := cases[id]; ok {
 			return c
 		}
-		c := &junitCase{Classname: junitClass(id), Name: id, Time: junitTime}
+		c := &junitCase{Classname: prefix + junitClass(id), Name: id, Time: junitTime}
 		cases[id] = c
 		ids = append(ids, id)
 		return c
@@ -92,6 +116,19 @@ func JUnit(w io.Writer, r *Report) error {
 		}
 		c.SystemOut.Text += fmt.Sprintf("%s (%s, not counted: %s): %s\n%s\n", f.Severity, f.Rule, why, junitMessage(f), body)
 	}
+	// Findings --max-findings left out still decide the verdict.
+	for _, o := range r.Omitted {
+		c := add(o.Rule)
+		msg := fmt.Sprintf("%s of %s not shown (--max-findings %d)", plural(o.Count, o.Severity.String()), o.Rule, r.MaxFindings)
+		if o.Failing > 0 {
+			c.Failures = append(c.Failures, junitProblem{Message: msg, Type: o.Severity.String(), Body: fmt.Sprintf("%d of them count toward the exit status\n", o.Failing)})
+			continue
+		}
+		if c.SystemOut == nil {
+			c.SystemOut = &junitCDATA{}
+		}
+		c.SystemOut.Text += msg + "\n"
+	}
 	sort.Strings(ids)
 	suites := map[string]*junitSuite{}
 	var names []string
@@ -99,36 +136,43 @@ func JUnit(w io.Writer, r *Report) error {
 		sys, _, _ := strings.Cut(id, "/")
 		s, ok := suites[sys]
 		if !ok {
-			s = &junitSuite{Name: sys, Time: junitTime}
+			s = &junitSuite{Name: suiteName(sys), Time: junitTime}
 			suites[sys] = s
 			names = append(names, sys)
 		}
 		c := cases[id]
+		if len(c.Failures) == 0 && c.SystemOut == nil && !r.Stats.ReadSystem(sys) {
+			c.Skipped = &junitSkip{Message: fmt.Sprintf("no %s input was read: no event of this system in any input", systemName(sys))}
+			s.Skipped++
+		}
 		s.Cases = append(s.Cases, *c)
 		s.Tests++
 		if len(c.Failures) > 0 {
 			s.Failures++
 		}
 	}
-	if len(r.Stats.Unreadable) > 0 {
-		c := junitCase{Classname: "logsleuth", Name: "logsleuth/inputs", Time: junitTime}
-		for _, u := range r.Stats.Unreadable {
-			c.Errors = append(c.Errors, junitProblem{Message: sanitizeInline(u), Type: "unreadable", Body: sanitizeInline(u)})
+	if c, ok := junitInputs(r, prefix); ok {
+		s := &junitSuite{Name: suiteName("logsleuth"), Tests: 1, Errors: 1, Time: junitTime, Cases: []junitCase{c}}
+		if _, ok := suites["logsleuth"]; !ok {
+			names = append(names, "logsleuth")
 		}
-		s := &junitSuite{Name: "logsleuth", Tests: 1, Errors: 1, Time: junitTime, Cases: []junitCase{c}}
-		if _, ok := suites[s.Name]; !ok {
-			names = append(names, s.Name)
-		}
-		suites[s.Name] = s
+		suites["logsleuth"] = s
 	}
 	sort.Strings(names)
+	// The document's own name stays "logsleuth": it is how logsleuth
+	// knows its own report in a bundle it is given later.
 	out := junitSuites{Name: "logsleuth", Time: junitTime}
-	for _, n := range names {
+	props := junitProvenance(r)
+	for i, n := range names {
 		s := suites[n]
+		if i == 0 && props != nil {
+			s.Props = props
+		}
 		out.Suites = append(out.Suites, *s)
 		out.Tests += s.Tests
 		out.Failures += s.Failures
 		out.Errors += s.Errors
+		out.Skipped += s.Skipped
 	}
 	var buf bytes.Buffer
 	buf.WriteString(xml.Header)
@@ -140,6 +184,41 @@ func JUnit(w io.Writer, r *Report) error {
 	buf.WriteString("\n")
 	_, err := w.Write(filterBody(buf.Bytes(), xmlBody))
 	return err
+}
+
+// junitInputs is the test case that fails when an input could not be
+// read or nothing in it was recognised: a green run over nothing is the
+// silent pass JUnit must not give.
+func junitInputs(r *Report, prefix string) (junitCase, bool) {
+	c := junitCase{Classname: prefix + "logsleuth", Name: "logsleuth/inputs", Time: junitTime}
+	for _, u := range r.Stats.Unreadable {
+		c.Errors = append(c.Errors, junitProblem{Message: sanitizeInline(u), Type: "unreadable", Body: sanitizeInline(u)})
+	}
+	for _, src := range r.Stats.Unrecognised() {
+		msg := fmt.Sprintf("%s: nothing recognised (%s, none in a YugabyteDB or Elasticsearch format)", sanitizeInline(src.Source), plural(src.Lines, "line"))
+		c.Errors = append(c.Errors, junitProblem{Message: msg, Type: "unrecognised", Body: msg})
+	}
+	return c, len(c.Errors) > 0
+}
+
+// junitPrefix is the classname prefix for an artifact name: its dots are
+// the hierarchy separator of JUnit viewers, so they become underscores.
+func junitPrefix(artifact string) string {
+	if artifact == "" {
+		return ""
+	}
+	return strings.NewReplacer(".", "_", " ", "_").Replace(sanitizeInline(artifact)) + "."
+}
+
+// systemName is how a report names a system to people.
+func systemName(sys string) string {
+	switch sys {
+	case "yb":
+		return "YugabyteDB"
+	case "es":
+		return "Elasticsearch"
+	}
+	return sys
 }
 
 // junitTime is every time attribute: rules are not timed one by one, and
@@ -185,4 +264,26 @@ func junitBody(f *rules.Finding) string {
 		}
 	}
 	return b.String()
+}
+
+// junitProvenance is the run's provenance as properties of the first
+// suite, where JUnit readers show them.
+func junitProvenance(r *Report) *junitProps {
+	props := &junitProps{}
+	if p := r.Provenance; p != nil {
+		props.Props = append(props.Props, junitProp{Name: "logsleuth.version", Value: sanitizeInline(p.Version)}, junitProp{Name: "logsleuth.command", Value: p.CommandLine()})
+		for _, in := range p.Inputs {
+			props.Props = append(props.Props, junitProp{Name: "logsleuth.input.sha256", Value: in.SHA256 + "  " + sanitizeInline(in.Source)})
+		}
+	}
+	for i, c := range r.Stats.Recognitions() {
+		if i == maxSARIFDiagnostics {
+			break
+		}
+		props.Props = append(props.Props, junitProp{Name: "logsleuth.source", Value: sanitizeInline(c.String())})
+	}
+	if len(props.Props) == 0 {
+		return nil
+	}
+	return props
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/logsleuth/logsleuth/parse"
 	"github.com/logsleuth/logsleuth/rules"
 )
 
@@ -144,4 +145,68 @@ func TestJUnitUnreadableNoncharacters(t *testing.T) {
 	}
 	require.NoError(t, xml.Unmarshal(b.Bytes(), &doc))
 	assert.Equal(t, inputs, doc.Bodies)
+}
+
+// A system of which nothing was read has its rules skipped, not passed;
+// an input nothing in which was recognised is an error; the artifact
+// name keeps two jobs' reports apart.
+func TestJUnitNeverASilentPass(t *testing.T) {
+	r := sampleReport()
+	r.Findings = r.Findings[2:3] // the yb note, below --fail-on
+	r.Stats.Systems = []string{"yb"}
+	r.Stats.Sources = append(r.Stats.Sources, parse.Stats{Source: "conf/app.yaml", Lines: 40, Unclaimed: 40})
+	r.Artifact = "job-7/artifacts"
+	var b bytes.Buffer
+	require.NoError(t, JUnit(&b, r))
+	doc := b.String()
+	var p struct {
+		Name    string `xml:"name,attr"`
+		Skipped int    `xml:"skipped,attr"`
+		Errors  int    `xml:"errors,attr"`
+		Suites  []struct {
+			Name    string `xml:"name,attr"`
+			Skipped int    `xml:"skipped,attr"`
+			Cases   []struct {
+				Classname string `xml:"classname,attr"`
+				Name      string `xml:"name,attr"`
+				Skipped   *struct {
+					Message string `xml:"message,attr"`
+				} `xml:"skipped"`
+				Errors []struct {
+					Message string `xml:"message,attr"`
+					Type    string `xml:"type,attr"`
+				} `xml:"error"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	require.NoError(t, xml.Unmarshal(b.Bytes(), &p), doc)
+	assert.Equal(t, "logsleuth", p.Name)
+	require.Len(t, p.Suites, 3)
+	es, lg, yb := p.Suites[0], p.Suites[1], p.Suites[2]
+	assert.Equal(t, "job-7/artifacts/es", es.Name)
+	assert.Equal(t, "job-7/artifacts/yb", yb.Name)
+	assert.Equal(t, 1, es.Skipped)
+	require.NotNil(t, es.Cases[0].Skipped, "the es rule saw nothing")
+	assert.Equal(t, "no Elasticsearch input was read: no event of this system in any input", es.Cases[0].Skipped.Message)
+	assert.Equal(t, "job-7/artifacts.es.seqno", es.Cases[0].Classname)
+	assert.Equal(t, 0, yb.Skipped, "yb events were read")
+	for _, c := range yb.Cases {
+		assert.Nil(t, c.Skipped, c.Name)
+	}
+	assert.Equal(t, 1, p.Skipped)
+	assert.Equal(t, "job-7/artifacts/logsleuth", lg.Name)
+	require.Len(t, lg.Cases[0].Errors, 1)
+	assert.Equal(t, "unrecognised", lg.Cases[0].Errors[0].Type)
+	assert.Equal(t, "conf/app.yaml: nothing recognised (40 lines, none in a YugabyteDB or Elasticsearch format)", lg.Cases[0].Errors[0].Message)
+	assert.Equal(t, 1, p.Errors)
+
+	// A run that read nothing at all skips every rule.
+	r = sampleReport()
+	r.Findings = nil
+	r.Stats.Systems = []string{}
+	p.Suites = nil
+	b.Reset()
+	require.NoError(t, JUnit(&b, r))
+	require.NoError(t, xml.Unmarshal(b.Bytes(), &p))
+	assert.Equal(t, len(r.Rules), p.Skipped)
 }

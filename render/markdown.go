@@ -82,6 +82,9 @@ func markdownDoc(r *Report, opt MarkdownOptions) string {
 		if opt.MaxBytes <= 0 || len(full) <= opt.MaxBytes {
 			return full
 		}
+		if s, ok := mdSomeSections(r, opt, head, table, finish); ok {
+			return s
+		}
 	}
 	summaryOnly := finish(head + "\n" + table)
 	if opt.MaxBytes <= 0 || (opt.SummaryOnly && len(summaryOnly) <= opt.MaxBytes) {
@@ -104,6 +107,8 @@ func markdownDoc(r *Report, opt MarkdownOptions) string {
 		}
 		if opt.FullReport != "" {
 			note += " " + opt.FullReport
+		} else {
+			note += " The JSON report (--format json) holds every finding."
 		}
 		return "\n" + mdText(note) + "\n"
 	}
@@ -153,20 +158,73 @@ func markdownDoc(r *Report, opt MarkdownOptions) string {
 	return build(head, max(k, 0))
 }
 
+// mdPriority is the findings' indexes, those that fail the run first,
+// then by severity, then in report order.
+func mdPriority(r *Report) []int {
+	order := make([]int, len(r.Findings))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		fa, fb := r.Failing(order[a]), r.Failing(order[b])
+		if fa != fb {
+			return fa
+		}
+		return r.Findings[order[a]].Severity > r.Findings[order[b]].Severity
+	})
+	return order
+}
+
+// mdSomeSections is the whole summary table with the sections of as many
+// findings as fit the budget, most important first (printed in report
+// order), and a note saying how many are given in full. ok is false when
+// not even one section fits.
+func mdSomeSections(r *Report, opt MarkdownOptions, head, table string, finish func(string) string) (string, bool) {
+	order := mdPriority(r)
+	sections := make([]string, len(r.Findings))
+	fold := len(r.Findings) > mdFindingsOpen
+	for i := range r.Findings {
+		var b strings.Builder
+		mdFinding(&b, r, i, fold)
+		sections[i] = b.String()
+	}
+	build := func(k int) string {
+		keep := append([]int(nil), order[:k]...)
+		sort.Ints(keep)
+		var b strings.Builder
+		b.WriteString(head)
+		b.WriteString("\n")
+		b.WriteString(table)
+		note := fmt.Sprintf("The %s that matter most (those that fail the run first) are given in full below; the other %d are in the table only, to stay within %d KiB.", plural(k, "finding"), len(r.Findings)-k, opt.MaxBytes>>10)
+		if opt.FullReport != "" {
+			note += " " + opt.FullReport
+		} else {
+			note += " The JSON report (--format json) holds every finding."
+		}
+		b.WriteString("\n" + mdText(note) + "\n\n")
+		for _, i := range keep {
+			b.WriteString(sections[i])
+		}
+		return finish(b.String())
+	}
+	k := sort.Search(len(order)+1, func(k int) bool { return len(build(k)) > opt.MaxBytes }) - 1
+	for k > 0 && len(build(k)) > opt.MaxBytes {
+		k--
+	}
+	if k <= 0 {
+		return "", false
+	}
+	return build(k), true
+}
+
 // mdTitle is the report's heading and counts.
 func mdTitle(r *Report) string {
 	var b strings.Builder
 	b.WriteString("## logsleuth report\n\n")
 	b.WriteString(summary(r))
 	b.WriteString("\n")
-	if r.HasBaseline {
-		n := 0
-		for i := range r.Findings {
-			if r.IsBaselined(i) {
-				n++
-			}
-		}
-		fmt.Fprintf(&b, "\n%d of them new, %d already in the baseline.\n", len(r.Findings)-n, n)
+	if r.Provenance != nil {
+		b.WriteString("\n" + mdProvenance(r.Provenance) + "\n")
 	}
 	return b.String()
 }
@@ -199,6 +257,95 @@ func mdHead(r *Report) string {
 		}
 		b.WriteString("\n</details>\n")
 	}
+	b.WriteString(mdSources(r))
+	b.WriteString(mdGone(r))
+	b.WriteString(mdOmitted(r))
+	return b.String()
+}
+
+// mdMaxSources bounds the sources listed; all are in the JSON report.
+const mdMaxSources = 50
+
+// mdSources says how much of each source was recognised: a line for one
+// source, a folded list for several, and in bold each source nothing in
+// which was recognised.
+func mdSources(r *Report) string {
+	st := &r.Stats
+	if len(st.Sources) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	bad := st.Unrecognised()
+	for _, s := range bad {
+		fmt.Fprintf(&b, "\n**Nothing recognised in %s** (%s): not a YugabyteDB or Elasticsearch log in a form logsleuth reads.\n", mdCode(s.Source, false), plural(s.Lines, "line"))
+	}
+	known, lines := 0, 0
+	for _, s := range st.Sources {
+		known += Recognised(s)
+		lines += s.Lines
+	}
+	head := fmt.Sprintf("%s: %d of %s recognised", plural(len(st.Sources), "source"), known, plural(lines, "line"))
+	if len(st.Sources) == 1 {
+		fmt.Fprintf(&b, "\n%s.\n", mdText(head))
+		return b.String()
+	}
+	fmt.Fprintf(&b, "\n<details><summary>%s</summary>\n\n", htmlText(head))
+	for i, s := range st.Sources {
+		if i == mdMaxSources {
+			fmt.Fprintf(&b, "- ... and %d more (see the JSON report)\n", len(st.Sources)-i)
+			break
+		}
+		fmt.Fprintf(&b, "- %s: %d of %s recognised\n", mdCode(s.Source, false), Recognised(s), plural(s.Lines, "line"))
+	}
+	b.WriteString("\n</details>\n")
+	return b.String()
+}
+
+// mdProvenance is the line under the title: which logsleuth, how run,
+// and how many inputs the JSON report gives digests of.
+func mdProvenance(p *Provenance) string {
+	s := "Written by logsleuth " + mdCode(p.Version, false) + ": " + mdCode(p.CommandLine(), false)
+	if n := len(p.Inputs); n > 0 {
+		s += "; " + plural(n, "input") + " hashed (SHA-256 in the JSON report)"
+	}
+	return s + "."
+}
+
+// mdOmitted counts, by rule, the findings --max-findings left out.
+func mdOmitted(r *Report) string {
+	note := r.omittedNote()
+	if note == "" {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n%s, of these rules:\n\n| Rule | Severity | Count |\n|---|---|---:|\n", mdText(note))
+	for _, o := range r.Omitted {
+		fmt.Fprintf(&b, "| %s | %s | %d |\n", mdCode(o.Rule, true), o.Severity, o.Count)
+	}
+	return b.String()
+}
+
+// mdMaxGone bounds the gone findings listed; all are in the JSON report.
+const mdMaxGone = 50
+
+// mdGone lists, folded, the baseline's findings this run did not find
+// again.
+func mdGone(r *Report) string {
+	if len(r.Gone) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n<details><summary>%s gone since the baseline</summary>\n\n", htmlText(plural(len(r.Gone), "finding")))
+	b.WriteString("| Rule | Severity | Subject | Was at |\n|---|---|---|---|\n")
+	for i := range r.Gone {
+		if i == mdMaxGone {
+			fmt.Fprintf(&b, "\n... and %d more (see the JSON report's `gone`)\n", len(r.Gone)-i)
+			break
+		}
+		f := &r.Gone[i]
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdCode(f.Rule, true), f.Severity, mdSubject(f.Subject, true), mdWhere(f, true))
+	}
+	b.WriteString("\n</details>\n")
 	return b.String()
 }
 

@@ -130,10 +130,18 @@ func TestGolden(t *testing.T) {
 	for name, got := range renderAll(t, r) {
 		golden(t, name, got)
 	}
-	// With a baseline holding the first two findings.
+	// With a baseline holding the first two findings and one this run
+	// did not find again.
+	gone := rules.Finding{
+		Rule: "yb/lease/overlap", Severity: rules.Error, Origin: rules.Derived,
+		Subject:  rules.Subject{System: "yb", Tablet: "35ef051e", Peer: "daf8ed30"},
+		Message:  "op 17.686821 falls inside the lease of " + evil,
+		Evidence: []rules.Evidence{{Source: "old/tserver.log", Line: 12, Text: "lease line"}},
+	}
 	r.HasBaseline = true
-	r.Baselined = NewBaseline(r.Findings[:2]).Match(r.Findings)
+	r.Baselined, r.Gone = NewBaseline(append(r.Findings[:2:2], gone)).Compare(r.Findings)
 	assert.Equal(t, []bool{true, true, false, false}, r.Baselined)
+	assert.Equal(t, []rules.Finding{gone}, r.Gone)
 	for name, got := range renderAll(t, r) {
 		golden(t, "baseline-"+name, got)
 	}

@@ -36,13 +36,17 @@ type (
 	sarifRun struct {
 		Tool        sarifTool         `json:"tool"`
 		Invocations []sarifInvocation `json:"invocations"`
+		Artifacts   []sarifArtifact   `json:"artifacts,omitempty"`
 		Results     []sarifResult     `json:"results"`
 		ColumnKind  string            `json:"columnKind"`
 	}
 	// sarifInvocation says whether every input was read, and carries
-	// unreadable inputs and parser diagnostics as notifications. It holds
-	// no times or command line, so the log stays byte-identical.
+	// unreadable inputs and parser diagnostics as notifications, and the
+	// command line. It holds no times, so the log stays byte-identical
+	// for the same command over the same logs.
 	sarifInvocation struct {
+		CommandLine         string              `json:"commandLine,omitempty"`
+		Arguments           []string            `json:"arguments,omitempty"`
 		ExecutionSuccessful bool                `json:"executionSuccessful"`
 		Notifications       []sarifNotification `json:"toolExecutionNotifications,omitempty"`
 	}
@@ -50,6 +54,12 @@ type (
 		Level     string          `json:"level"`
 		Message   sarifText       `json:"message"`
 		Locations []sarifLocation `json:"locations,omitempty"`
+	}
+	// sarifArtifact is an input read, with the digest of its bytes.
+	sarifArtifact struct {
+		Location sarifArtifactLocation `json:"location"`
+		Length   int64                 `json:"length"`
+		Hashes   map[string]string     `json:"hashes"`
 	}
 	sarifTool struct {
 		Driver sarifDriver `json:"driver"`
@@ -139,6 +149,16 @@ func SARIF(w io.Writer, r *Report, opt SARIFOptions) error {
 		Results:     []sarifResult{},
 		ColumnKind:  "unicodeCodePoints",
 	}
+	if p := r.Provenance; p != nil {
+		for _, in := range p.Inputs {
+			uri, base := opt.uri(in.Source)
+			a := sarifArtifact{Location: sarifArtifactLocation{URI: uri}, Length: in.Bytes, Hashes: map[string]string{"sha-256": in.SHA256}}
+			if base {
+				a.Location.URIBaseID = "%SRCROOT%"
+			}
+			run.Artifacts = append(run.Artifacts, a)
+		}
+	}
 	index := map[string]int{}
 	addRule := func(rule rules.Rule) {
 		if _, ok := index[rule.ID]; ok {
@@ -195,6 +215,27 @@ func SARIF(w io.Writer, r *Report, opt SARIFOptions) error {
 		}
 		run.Results = append(run.Results, res)
 	}
+	// Findings of the baseline this run did not find again are results
+	// too, "absent", so code scanning can close their alerts knowingly.
+	for i := range r.Gone {
+		f := &r.Gone[i]
+		addRule(rules.Rule{ID: f.Rule, Severity: f.Severity})
+		fp := Fingerprint(f)
+		seen[fp]++
+		res := sarifResult{
+			RuleID: f.Rule, RuleIndex: index[f.Rule], Level: sarifLevel(f.Severity), Kind: "fail",
+			Message:             sarifText{Text: "gone since the baseline: " + sarifMessage(f)},
+			PartialFingerprints: map[string]string{FingerprintVersion: fmt.Sprintf("%s:%d", fp, seen[fp])},
+			BaselineState:       "absent",
+			Properties:          sarifResultProps{Origin: string(f.Origin), Subject: sanitizeSubject(f.Subject), Facts: sanitizeFacts(f.Facts)},
+		}
+		// Where the baseline saw it: consumers want a location on
+		// every result.
+		if len(f.Evidence) > 0 {
+			res.Locations = []sarifLocation{{PhysicalLocation: opt.physical(f.Evidence[0])}}
+		}
+		run.Results = append(run.Results, res)
+	}
 	log := sarifLog{Schema: sarifSchema, Version: "2.1.0", Runs: []sarifRun{run}}
 	return writeJSON(w, &log)
 }
@@ -204,9 +245,24 @@ func SARIF(w io.Writer, r *Report, opt SARIFOptions) error {
 const maxSARIFDiagnostics = 100
 
 func sarifInvocationOf(r *Report, opt SARIFOptions) sarifInvocation {
-	inv := sarifInvocation{ExecutionSuccessful: len(r.Stats.Unreadable) == 0}
+	bad := r.Stats.Unrecognised()
+	inv := sarifInvocation{ExecutionSuccessful: len(r.Stats.Unreadable) == 0 && len(bad) == 0}
+	if p := r.Provenance; p != nil {
+		inv.CommandLine = p.CommandLine()
+		inv.Arguments = sanitizeAll(p.Command)
+	}
 	for _, u := range r.Stats.Unreadable {
 		inv.Notifications = append(inv.Notifications, sarifNotification{Level: "error", Message: sarifText{Text: "not read: " + sanitizeInline(u)}})
+	}
+	for _, s := range bad {
+		inv.Notifications = append(inv.Notifications, sarifNotification{Level: "error", Message: sarifText{Text: fmt.Sprintf("nothing recognised in %s (%s)", sanitizeInline(s.Source), plural(s.Lines, "line"))}})
+	}
+	if note := r.omittedNote(); note != "" {
+		var parts []string
+		for _, o := range r.Omitted {
+			parts = append(parts, fmt.Sprintf("%d %s %s", o.Count, o.Severity, o.Rule))
+		}
+		inv.Notifications = append(inv.Notifications, sarifNotification{Level: "note", Message: sarifText{Text: note + ": " + strings.Join(parts, ", ")}})
 	}
 	for i, d := range r.Stats.Diagnostics {
 		if i == maxSARIFDiagnostics {
@@ -218,6 +274,13 @@ func sarifInvocationOf(r *Report, opt SARIFOptions) sarifInvocation {
 			n.Locations = []sarifLocation{{PhysicalLocation: opt.physical(rules.Evidence{Source: d.Pos.Source, Line: d.Pos.Line})}}
 		}
 		inv.Notifications = append(inv.Notifications, n)
+	}
+	// How much of each source was recognised, last.
+	for i, c := range r.Stats.Recognitions() {
+		if i == maxSARIFDiagnostics {
+			break
+		}
+		inv.Notifications = append(inv.Notifications, sarifNotification{Level: "note", Message: sarifText{Text: sanitizeInline(c.String())}})
 	}
 	return inv
 }
@@ -240,10 +303,19 @@ func sarifRuleOf(rule rules.Rule) sarifRule {
 		out.FullDescription = &sarifText{Text: rule.Explain}
 		out.Help = &sarifHelp{Text: RuleHelpText(rule), Markdown: RuleHelpMarkdown(rule)}
 	}
-	if len(rule.Upstream) > 0 {
-		out.HelpURI = rule.Upstream[0]
-	}
+	out.HelpURI = RuleDocURL(rule.ID)
 	return out
+}
+
+// RuleDocsBase is where the rule pages (docs/rules in the repository)
+// are published.
+const RuleDocsBase = "https://github.com/logsleuth/logsleuth/blob/main/docs/rules/"
+
+// RuleDocURL is the page that documents rule id: what the invariant is,
+// what breaks it, how to read the evidence, the upstream issues. The
+// page's name is the ID with its slashes as dots.
+func RuleDocURL(id string) string {
+	return RuleDocsBase + url.PathEscape(strings.ReplaceAll(id, "/", ".")+".md")
 }
 
 // ruleName is the rule ID in the PascalCase SARIF suggests for names:

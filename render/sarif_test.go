@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/url"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -12,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/logsleuth/logsleuth/parse"
+	"github.com/logsleuth/logsleuth/rules"
 )
 
 // sarifSchemaFile is the OASIS SARIF 2.1.0 schema (errata 01), vendored
@@ -53,6 +55,19 @@ func TestSARIFValidatesAgainstSchema(t *testing.T) {
 	require.NoError(t, SARIF(&b, r, SARIFOptions{}))
 	validateSARIF(t, sch, b.Bytes())
 
+	// With findings gone since the baseline, provenance with digests,
+	// and findings left out by --max-findings.
+	g := sampleReport()
+	g.HasBaseline = true
+	g.Baselined, g.Gone = NewBaseline(append([]rules.Finding{baseFinding()}, g.Findings[0])).Compare(g.Findings)
+	g.Provenance = &Provenance{Version: "1.2.3", Command: []string{"logsleuth", "analyze", "logs/tserver.log"}, Inputs: []InputDigest{{Source: "logs/tserver.log", Bytes: 6198, SHA256: strings.Repeat("ab", 32)}}}
+	g.Limit(2)
+	b.Reset()
+	require.NoError(t, SARIF(&b, g, SARIFOptions{ToolVersion: "1.2.3", Cwd: "/src/repo"}))
+	validateSARIF(t, sch, b.Bytes())
+	assert.Contains(t, b.String(), `"baselineState": "absent"`)
+	assert.Contains(t, b.String(), `"sha-256": "`+strings.Repeat("ab", 32)+`"`)
+
 	b.Reset()
 	require.NoError(t, SARIF(&b, &Report{}, SARIFOptions{}))
 	validateSARIF(t, sch, b.Bytes())
@@ -76,7 +91,8 @@ func TestSARIFValidatesAgainstSchema(t *testing.T) {
 	require.NoError(t, json.Unmarshal(b.Bytes(), &doc))
 	inv := doc.Runs[0].Invocations[0]
 	assert.False(t, inv.ExecutionSuccessful)
-	require.Len(t, inv.Notifications, 3)
+	require.Len(t, inv.Notifications, 4)
+	assert.Equal(t, "logs/tserver.log: 71 of 71 lines recognised", inv.Notifications[3].Message.Text)
 	assert.Equal(t, "error", inv.Notifications[0].Level)
 	assert.Equal(t, "not read: gone.log: no such file or directory", inv.Notifications[0].Message.Text)
 	assert.Equal(t, "cut", inv.Notifications[1].Message.Text)

@@ -19,6 +19,9 @@ type TextOptions struct {
 	// CISafe defuses GitHub Actions workflow commands in log text (see
 	// NeutralizeCommands), for a report printed where a runner reads it.
 	CISafe bool
+	// SummaryOnly (--summary) gives the findings' counts by rule and the
+	// summary line, not each finding.
+	SummaryOnly bool
 }
 
 type textStyles struct {
@@ -55,7 +58,12 @@ func newTextStyles(w io.Writer, color bool) textStyles {
 func Text(w io.Writer, r *Report, opt TextOptions) error {
 	st := newTextStyles(w, opt.Color)
 	var b strings.Builder
-	for i, f := range r.Findings {
+	shown := r.Findings
+	if opt.SummaryOnly {
+		shown = nil
+		b.WriteString(countsText(r, st))
+	}
+	for i, f := range shown {
 		if i > 0 {
 			b.WriteString("\n")
 		}
@@ -86,11 +94,24 @@ func Text(w io.Writer, r *Report, opt TextOptions) error {
 			fmt.Fprintf(&b, "        %s\n", st.dim.Render(strings.Join(parts, " ")))
 		}
 	}
-	if len(r.Findings) > 0 {
+	if len(shown) > 0 {
 		b.WriteString("\n")
+		if note := r.omittedNote(); note != "" {
+			b.WriteString("... " + note + ":\n")
+			for _, o := range r.Omitted {
+				fmt.Fprintf(&b, "  %4d %s %s\n", o.Count, st.sev[o.Severity].Render(fmt.Sprintf("%-7s", o.Severity)), st.rule.Render(o.Rule))
+			}
+			b.WriteString("\n")
+		}
 	}
-	if len(r.Stats.Sources) > 1 {
+	if len(r.Gone) > 0 {
+		b.WriteString(goneText(r, st))
+	}
+	if len(r.Stats.Sources) > 1 || len(r.Stats.Unrecognised()) > 0 {
 		b.WriteString(sources(r, st))
+	}
+	for _, s := range r.Stats.Unrecognised() {
+		fmt.Fprintf(&b, "nothing recognised in %s (%s): not a YugabyteDB or Elasticsearch log in a form logsleuth reads\n", Sanitize(s.Source), plural(s.Lines, "line"))
 	}
 	b.WriteString(summary(r))
 	b.WriteString("\n")
@@ -102,8 +123,72 @@ func Text(w io.Writer, r *Report, opt TextOptions) error {
 	return err
 }
 
-// sources says, when several inputs were read, which peers or nodes each
-// speaks for: the first thing to check when a verdict spans files.
+// countsText is, for --summary, how many findings each rule and
+// severity has, most severe first.
+func countsText(r *Report, st textStyles) string {
+	type key struct {
+		sev  rules.Severity
+		rule string
+	}
+	n := map[key]int{}
+	for _, f := range r.Findings {
+		n[key{f.Severity, f.Rule}]++
+	}
+	for _, o := range r.Omitted {
+		n[key{o.Severity, o.Rule}] += o.Count
+	}
+	keys := make([]key, 0, len(n))
+	for k := range n {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].sev != keys[j].sev {
+			return keys[i].sev > keys[j].sev
+		}
+		return keys[i].rule < keys[j].rule
+	})
+	var b strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&b, "%4d %s %s\n", n[k], st.sev[k.sev].Render(fmt.Sprintf("%-7s", k.sev)), st.rule.Render(k.rule))
+	}
+	if len(keys) > 0 {
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// goneText lists the baseline's findings this run did not find again,
+// one a line, with where the baseline saw them.
+func goneText(r *Report, st textStyles) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "gone since the baseline (%d):\n", len(r.Gone))
+	for i := range r.Gone {
+		f := &r.Gone[i]
+		fmt.Fprintf(&b, "  %s %s  %s\n", st.sev[f.Severity].Render(fmt.Sprintf("%-7s", f.Severity)), st.rule.Render(f.Rule), clipText(Sanitize(f.Message), 200))
+		var where []string
+		if s := f.Subject.String(); s != "" {
+			where = append(where, Sanitize(s))
+		}
+		if len(f.Evidence) > 0 {
+			where = append(where, "was at "+Sanitize(fmt.Sprintf("%s:%d", f.Evidence[0].Source, f.Evidence[0].Line)))
+		}
+		if len(where) > 0 {
+			fmt.Fprintf(&b, "          %s\n", st.dim.Render(strings.Join(where, ", ")))
+		}
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// baselineSummary is "2 new, 1 gone, 3 unchanged since the baseline".
+func baselineSummary(r *Report) string {
+	n := r.NewCount()
+	return fmt.Sprintf("%d new, %d gone, %d unchanged since the baseline", n, len(r.Gone), len(r.Findings)-n)
+}
+
+// sources says, when several inputs were read (or one was not
+// recognised), how much of each was recognised and which peers or nodes
+// each speaks for: the first thing to check when a verdict spans files.
 func sources(r *Report, st textStyles) string {
 	var b strings.Builder
 	b.WriteString("sources:\n")
@@ -112,7 +197,7 @@ func sources(r *Report, st textStyles) string {
 		if len(s.SpeaksFor) > 0 {
 			who = strings.Join(s.SpeaksFor, ", ")
 		}
-		fmt.Fprintf(&b, "  %s  %s\n", st.where.Render(Sanitize(s.Source)), Sanitize(clipText(who, 200)))
+		fmt.Fprintf(&b, "  %s  %d of %s recognised  %s\n", st.where.Render(Sanitize(s.Source)), Recognised(s), plural(s.Lines, "line"), Sanitize(clipText(who, 200)))
 	}
 	b.WriteString("\n")
 	return b.String()
@@ -121,7 +206,7 @@ func sources(r *Report, st textStyles) string {
 // summary is the last line of a text report.
 func summary(r *Report) string {
 	c := r.Counts()
-	n := len(r.Findings)
+	n := len(r.Findings) + r.OmittedCount()
 	var parts []string
 	for _, s := range []rules.Severity{rules.Error, rules.Warning, rules.Note} {
 		if c[s] > 0 {
@@ -133,9 +218,16 @@ func summary(r *Report) string {
 		head += " (" + strings.Join(parts, ", ") + ")"
 	}
 	st := r.Stats
-	return fmt.Sprintf("%s in %s, %s, %s, %d unclaimed, %s",
+	out := fmt.Sprintf("%s in %s, %s, %s, %d unclaimed, %s",
 		head, plural(len(st.Sources), "source"), plural(st.Lines, "line"), plural(st.Events, "event"),
 		st.Unclaimed, plural(len(st.Diagnostics), "diagnostic"))
+	if m := r.OmittedCount(); m > 0 {
+		out += fmt.Sprintf("; %d shown (--max-findings %d)", len(r.Findings), r.MaxFindings)
+	}
+	if r.HasBaseline {
+		out += "; " + baselineSummary(r)
+	}
+	return out
 }
 
 func plural(n int, word string) string {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
+	"github.com/logsleuth/logsleuth/internal/units"
 	"github.com/ulikunitz/xz"
 )
 
@@ -26,7 +27,7 @@ func newBudget(limit int64) *budget { return &budget{left: limit, limit: limit} 
 type BombError struct{ Limit int64 }
 
 func (e BombError) Error() string {
-	return fmt.Sprintf("decompresses to more than %s; the rest is not read (a decompression bomb?)", humanBytes(e.Limit))
+	return fmt.Sprintf("decompresses to more than %s; the rest is not read (a decompression bomb?)", units.Bytes(e.Limit))
 }
 
 // limited counts what a decompressor yields on a budget.
@@ -198,19 +199,6 @@ func plural(n int64, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
-}
-
-func humanBytes(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
 }
 
 // peeled is a stream with its compression layers removed.

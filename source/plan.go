@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/logsleuth/logsleuth/internal/units"
 )
 
 // Plan is what there is to read: logs in groups, what was skipped and why,
@@ -295,13 +297,13 @@ func (p *Plan) planEntry(e *entry) *result {
 			rec.stop()
 			if c.format == fmtZip {
 				rc.Close()
-				res.errs = append(res.errs, fmt.Errorf("%s: a zip archive larger than %s cannot be read from a stream (its directory is at its end); give it as a file", e.name, humanBytes(lim.MaxSpool)))
+				res.errs = append(res.errs, fmt.Errorf("%s: a zip archive larger than %s cannot be read from a stream (its directory is at its end); give it as a file", e.name, units.Bytes(lim.MaxSpool)))
 				return res
 			}
 			e.replay = io.MultiReader(bytes.NewReader(rec.buf), rc)
 			e.closer = rc
 			res.lazy = e
-			res.notes = append(res.notes, Note{e.name, fmt.Sprintf("an archive larger than %s on a stream: its members are read in archive order, one after another, not merged by time with each other; give the archive as a file to merge them", humanBytes(lim.MaxSpool))})
+			res.notes = append(res.notes, Note{e.name, fmt.Sprintf("an archive larger than %s on a stream: its members are read in archive order, one after another, not merged by time with each other; give the archive as a file to merge them", units.Bytes(lim.MaxSpool))})
 			return res
 		}
 		rc.Close()
@@ -393,7 +395,7 @@ func (p *Plan) classify(head []byte, explicit bool) (string, bool) {
 		return d + ", not a log", false
 	}
 	if !isLog() {
-		return fmt.Sprintf("no line of a known system's log in its first %s", humanBytes(headLen)), false
+		return fmt.Sprintf("no line of a known system's log in its first %s", units.Bytes(headLen)), false
 	}
 	return "", false
 }
@@ -430,7 +432,7 @@ func readUpTo(r io.Reader, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	if int64(len(buf)) > limit {
-		return nil, fmt.Errorf("a zip archive inside a compressed stream larger than %s; not read (extract the outer archive first)", humanBytes(limit))
+		return nil, fmt.Errorf("a zip archive inside a compressed stream larger than %s; not read (extract the outer archive first)", units.Bytes(limit))
 	}
 	return buf, nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -14,6 +15,7 @@ import (
 // analyzeOptions are analyze's flags.
 type analyzeOptions struct {
 	readOptions
+	reportOptions
 	Format    string
 	formatSet func() bool
 	Outputs   []string
@@ -50,8 +52,12 @@ markdown report is also appended to it.
 
 Exit status: 0 no finding at or above --fail-on; 1 findings at or above it
 (with --baseline, only findings the baseline does not hold count); 2 some
-input could not be read (the rest was still analysed) or a report could not
-be written; 3 usage error.`,
+input could not be read, or held no line of a known system's log (unless
+--allow-unrecognised), or a report could not be written (the rest was still
+analysed and reported); 3 usage error (a mistyped command, a --rules
+selection that leaves no rule, an ambiguous --tablet or --peer prefix, a
+filter that matches nothing under --strict). When several apply the highest
+wins: 2 outranks 1. state and events exit 0, 2 or 3 the same way.`,
 		Example: `  logsleuth analyze yb-tserver.INFO
   kubectl logs yb-tserver-0 | logsleuth analyze
   logsleuth analyze --format json bundle/ > findings.json
@@ -74,6 +80,7 @@ be written; 3 usage error.`,
 	f.StringVar(&opts.Color, "color", "auto", "colour text output: auto, always or never (NO_COLOR and CLICOLOR_FORCE are honoured in auto)")
 	addCISafeFlag(f, &opts.CISafe)
 	addReadFlags(f, &opts.readOptions)
+	addReportFlags(f, &opts.reportOptions)
 	addCatalogFlag(f, &opts.Catalog)
 	_ = cmd.RegisterFlagCompletionFunc("format", completeWords(formats...))
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", completeWords("error", "warning", "note", "none"))
@@ -116,10 +123,14 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 	if err := validateRead(&opts.readOptions); err != nil {
 		return err
 	}
+	if err := validateReport(&opts.reportOptions); err != nil {
+		return err
+	}
 	cat, err := loadCatalog(opts.Catalog)
 	if err != nil {
 		return err
 	}
+	opts.AlarmPhrases = cat.AddedPhrases("yb")
 	catalog := rules.Catalog(newPacksWith(cat))
 	sel, err := selectRules(opts.Rules, catalog)
 	if err != nil {
@@ -131,7 +142,7 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 			return err
 		}
 	}
-	env := renderEnv{color: ios.colorFor(opts.Color), ciSafe: ciSafe(ios, opts.CISafe), sarif: render.SARIFOptions{ToolVersion: versionString()}}
+	env := renderEnv{color: ios.colorFor(opts.Color), ciSafe: ciSafe(ios, opts.CISafe), sarif: render.SARIFOptions{ToolVersion: versionString()}, summary: opts.Summary, markdownLimit: opts.MarkdownLimit}
 	if hasFormat(outs, "sarif") {
 		if env.sarif.Cwd, err = ios.getwd(); err != nil {
 			return usagef("working directory: %v", err)
@@ -157,7 +168,9 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 
 	run, ran := choosePacks(newPacksWith(cat), sel)
 	keep := wantsEvents(outs)
+	seen := systemsSeen{}
 	stats := read(ios, in, opts.readOptions, func(e parse.Event) {
+		seen.note(e)
 		for _, p := range run {
 			p.Observe(e)
 		}
@@ -165,12 +178,25 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 			env.events = append(env.events, e)
 		}
 	})
+	if err := checkFilters(ios, &opts.readOptions, stats.seen, opts.Strict); err != nil {
+		// No report is written for a run whose filter the command line
+		// got wrong: remove the files made for them.
+		closeOutputs(outs)
+		for _, o := range outs {
+			if o.path != "-" {
+				_ = os.Remove(o.path)
+			}
+		}
+		return err
+	}
 	findings := finish(run, sel, opts.readOptions)
-	rep := &render.Report{Findings: findings, Stats: stats, Rules: ran, FailOn: failOn}
+	stats.Systems = seen.list()
+	rep := &render.Report{Findings: findings, Stats: stats.Stats, Rules: ran, FailOn: failOn, Artifact: opts.artifactName(args), Provenance: provenance(ios, &stats.Stats)}
 	if baseline != nil {
 		rep.HasBaseline = true
-		rep.Baselined = baseline.Match(findings)
+		rep.Baselined, rep.Gone = baseline.Compare(findings)
 	}
+	rep.Limit(opts.MaxFindings)
 	if err := writeOutputs(ios, outs, rep, env); err != nil {
 		return err
 	}
@@ -179,7 +205,7 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 	}
 	appendStepSummary(ios, in.Inputs, rep, outs)
 
-	oc := outcome{unreadable: len(stats.Unreadable) > 0}
+	oc := stats.outcome()
 	for i := range rep.Findings {
 		if rep.Failing(i) {
 			oc.findingsAtFailOn = true

@@ -25,6 +25,12 @@ object a line, in timeline order: kind, source, line (and last line of a
 multi-line event), wall time, the first line's text, and the event's
 fields. The subject and time filters apply.
 
+Exit status: 0 every input was read and recognised; 2 some input could not
+be read or held no line of a known system's log (unless
+--allow-unrecognised); 3 usage error (an ambiguous --tablet or --peer
+prefix, said after the events it let through; a filter that matches
+nothing under --strict). The highest wins.
+
   logsleuth events tserver.log | jq -c 'select(.kind == "yb.ht-too-low")'`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -49,8 +55,13 @@ func eventsRun(ios *IOStreams, opts *eventsOptions, args []string) error {
 	if werr != nil {
 		return fmt.Errorf("write events: %w", werr)
 	}
-	if len(stats.Unreadable) > 0 {
-		return &outcomeError{outcome{unreadable: true}}
+	// The events were written as they came: a prefix that turns out to
+	// be ambiguous is still a usage error, said after them.
+	if err := checkFilters(ios, &opts.readOptions, stats.seen, opts.Strict); err != nil {
+		return err
+	}
+	if oc := stats.outcome(); oc.code() != exitClean {
+		return &outcomeError{oc}
 	}
 	return nil
 }

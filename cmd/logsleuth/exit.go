@@ -9,7 +9,7 @@ import (
 const (
 	exitClean      = 0 // no finding at or above --fail-on
 	exitFindings   = 1 // findings at or above --fail-on
-	exitUnreadable = 2 // some input could not be read; the rest was analysed
+	exitUnreadable = 2 // some input could not be read or nothing in it was recognised; the rest was analysed
 	exitUsage      = 3 // the command line was wrong
 )
 
@@ -27,11 +27,16 @@ func usagef(format string, args ...any) error {
 type outcome struct {
 	findingsAtFailOn bool
 	unreadable       bool
+	// unrecognised: an input held nothing logsleuth recognised.
+	unrecognised bool
 }
 
+// code is the exit status: when several apply, the highest wins (2 over
+// 1), so a run that could not read or recognise an input never passes for
+// a run with only findings.
 func (o outcome) code() int {
 	switch {
-	case o.unreadable:
+	case o.unreadable, o.unrecognised:
 		return exitUnreadable
 	case o.findingsAtFailOn:
 		return exitFindings

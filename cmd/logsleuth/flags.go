@@ -13,13 +13,15 @@ import (
 // addReadFlags adds the flags of every command that reads logs.
 func addReadFlags(f *pflag.FlagSet, o *readOptions) {
 	f.IntVar(&o.Year, "year", 0, "year of glog timestamps, which print none (default: from the log file header)")
-	f.StringVar(&o.Tablet, "tablet", "", "YugabyteDB: only this tablet id")
-	f.StringVar(&o.Peer, "peer", "", "YugabyteDB: only this peer uuid")
+	f.StringVar(&o.Tablet, "tablet", "", "YugabyteDB: only this tablet id (or a unique prefix, such as the 8-character short id the reports print)")
+	f.StringVar(&o.Peer, "peer", "", "YugabyteDB: only this peer uuid (or a unique prefix)")
 	f.StringVar(&o.Index, "index", "", "Elasticsearch: only this index")
 	f.Var(&shardValue{o}, "shard", "Elasticsearch: only this shard number")
 	f.StringVar(&o.Node, "node", "", "Elasticsearch: only this node name")
 	f.Var(&timeValue{t: &o.Since}, "since", "only events at or after this wall time (2023-10-07T16:39:00, 2023-10-07 16:39:00.5, 2023-10-07, or RFC 3339 with a zone; no zone means the log's own clock)")
 	f.Var(&timeValue{t: &o.Until, end: true}, "until", "only events at or before this wall time (same forms; a date alone means the end of that day)")
+	f.BoolVar(&o.AllowUnrecognised, "allow-unrecognised", false, "an input of which no line is a known system's log is a warning, not exit status 2")
+	f.BoolVar(&o.Strict, "strict", false, "a --tablet, --peer, --index, --shard, --node, --since or --until that matches nothing in the input is exit status 3, not a warning")
 	addStoreFlags(f, &o.Store)
 }
 

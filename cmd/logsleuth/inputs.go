@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/logsleuth/logsleuth/source"
+	"github.com/logsleuth/logsleuth/unwrap"
 )
 
 // FileSystem is the part of the OS the inputs need; tests give their own.
@@ -31,7 +32,7 @@ func expandInputs(ios *IOStreams, paths []string) *inputs {
 		// with.
 		return &inputs{Inputs: source.Expand(source.Options{FS: ios.FS, Stdin: eofReader{}}, []string{}), store: paths}
 	}
-	opts := source.Options{FS: ios.FS, Stdin: ios.In, IsLog: knownHead, Limits: limits}
+	opts := source.Options{FS: ios.FS, Stdin: ios.In, IsLog: wrappedHead, Limits: limits}
 	if f, ok := ios.In.(*os.File); ok {
 		if info, err := f.Stat(); err == nil {
 			opts.StdinInfo = info
@@ -44,3 +45,8 @@ func expandInputs(ios *IOStreams, paths []string) *inputs {
 type eofReader struct{}
 
 func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
+
+// wrappedHead is knownHead on the lines inside a collector's envelope: a
+// CRI node file or a docker json-file log is a log of the system it
+// wraps.
+func wrappedHead(head []byte) bool { return knownHead(unwrap.Head(head)) }

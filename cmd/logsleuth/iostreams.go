@@ -30,6 +30,9 @@ type IOStreams struct {
 	// Getwd is the working directory, for SARIF's relative paths. Nil
 	// means os.Getwd.
 	Getwd func() (string, error)
+	// Args is the command line after the program name, as Main got it,
+	// for the reports' provenance.
+	Args []string
 }
 
 func systemIO() *IOStreams {

@@ -8,7 +8,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
+
+	"github.com/spf13/pflag"
 
 	"github.com/logsleuth/logsleuth/parse"
 	"github.com/logsleuth/logsleuth/render"
@@ -138,6 +141,9 @@ type renderEnv struct {
 	color  bool // for text to stdout only
 	ciSafe bool // see cisafe.go
 	sarif  render.SARIFOptions
+	// summary and markdownLimit are --summary and --markdown-limit.
+	summary       bool
+	markdownLimit int
 	// events is the timeline, kept only when an html report is asked for:
 	// the page draws every event, the other formats only findings.
 	events []parse.Event
@@ -158,7 +164,7 @@ func writeReport(w io.Writer, format string, rep *render.Report, env renderEnv) 
 	case "json":
 		return render.JSON(w, rep)
 	case "markdown":
-		return render.Markdown(w, rep, render.MarkdownOptions{CISafe: env.ciSafe})
+		return render.Markdown(w, rep, render.MarkdownOptions{CISafe: env.ciSafe, SummaryOnly: env.summary, MaxBytes: max(env.markdownLimit, 0)})
 	case "sarif":
 		return render.SARIF(w, rep, env.sarif)
 	case "junit":
@@ -166,7 +172,7 @@ func writeReport(w io.Writer, format string, rep *render.Report, env renderEnv) 
 	case "html":
 		return timeline.Write(w, env.events, rep)
 	}
-	return render.Text(w, rep, render.TextOptions{Color: env.color, CISafe: env.ciSafe})
+	return render.Text(w, rep, render.TextOptions{Color: env.color, CISafe: env.ciSafe, SummaryOnly: env.summary})
 }
 
 // writeOutputs writes every report. A report for a file is rendered to
@@ -174,7 +180,11 @@ func writeReport(w io.Writer, format string, rep *render.Report, env renderEnv) 
 func writeOutputs(ios *IOStreams, outs []output, rep *render.Report, env renderEnv) error {
 	for _, o := range outs {
 		if o.path == "-" {
-			if err := writeStdout(ios, o.format, rep, env); err != nil {
+			outEnv := env
+			if outEnv.markdownLimit == 0 {
+				outEnv.markdownLimit = githubCommentLimit // pasted into a comment
+			}
+			if err := writeStdout(ios, o.format, rep, outEnv); err != nil {
 				return fmt.Errorf("write %s report: %w", o.format, err)
 			}
 			continue
@@ -182,6 +192,9 @@ func writeOutputs(ios *IOStreams, outs []output, rep *render.Report, env renderE
 		var buf bytes.Buffer
 		fileEnv := env
 		fileEnv.color = false
+		if fileEnv.markdownLimit == 0 {
+			fileEnv.markdownLimit = -1 // a file is whole unless asked
+		}
 		if err := writeReport(&buf, o.format, rep, fileEnv); err != nil {
 			return fmt.Errorf("write %s report: %w", o.format, err)
 		}
@@ -206,4 +219,79 @@ func readBaseline(ios *IOStreams, path string) (*render.Baseline, error) {
 		return nil, usagef("--baseline %s: %v", path, err)
 	}
 	return render.NewBaseline(fs), nil
+}
+
+// reportOptions are the flags that shape reports rather than choose them.
+type reportOptions struct {
+	JUnitSuite    string
+	MaxFindings   int
+	Summary       bool
+	MarkdownLimit int
+}
+
+// githubCommentLimit is the most characters a GitHub issue or pull
+// request comment holds; a markdown report is cut to fit it by default,
+// so it can always be pasted. Bytes bound characters from above.
+const githubCommentLimit = 65536
+
+func addReportFlags(f *pflag.FlagSet, o *reportOptions) {
+	f.StringVar(&o.JUnitSuite, "junit-suite", "", "name JUnit suites and classnames after this artifact, so merged reports of several jobs do not collide (default: the inputs' names)")
+	f.IntVar(&o.MaxFindings, "max-findings", 0, "report only the N findings that matter most (failing first, then by severity and position) and count the rest, in every format; 0 reports all")
+	f.BoolVar(&o.Summary, "summary", false, "text and markdown: the counts by rule and the summary table only, not each finding")
+	f.IntVar(&o.MarkdownLimit, "markdown-limit", 0, "cut markdown reports to N bytes, the findings that fail the run kept longest; 0: a markdown report on standard output fits a GitHub comment (65536), files are whole; -1: never cut")
+}
+
+// validateReport checks what flag parsing cannot.
+func validateReport(o *reportOptions) error {
+	if o.MaxFindings < 0 {
+		return usagef("--max-findings %d: want 0 (all) or more", o.MaxFindings)
+	}
+	if o.MarkdownLimit < -1 {
+		return usagef("--markdown-limit %d: want N bytes, 0 (the default) or -1 (never cut)", o.MarkdownLimit)
+	}
+	return nil
+}
+
+// artifactName is --junit-suite, or what the inputs were called: their
+// base names joined with "+" ("stdin" for standard input), clipped.
+func (o reportOptions) artifactName(args []string) string {
+	if o.JUnitSuite != "" {
+		return o.JUnitSuite
+	}
+	var names []string
+	for _, a := range args {
+		n := filepath.Base(filepath.Clean(a))
+		if a == "-" {
+			n = "stdin"
+		}
+		names = append(names, n)
+	}
+	if len(names) == 0 {
+		names = []string{"stdin"}
+	}
+	s := strings.Join(names, "+")
+	if len(s) > 80 {
+		s = s[:77] + "..."
+	}
+	return s
+}
+
+// systemsSeen collects the systems of the events read (the prefix of
+// their kind: yb, es), for the reports to say which rule packs saw input.
+type systemsSeen map[string]bool
+
+func (s systemsSeen) note(e parse.Event) {
+	if sys, _, ok := strings.Cut(e.Kind(), "."); ok && !s[sys] {
+		s[sys] = true
+	}
+}
+
+// list is the systems seen, sorted; empty, not nil, when none was.
+func (s systemsSeen) list() []string {
+	out := make([]string, 0, len(s))
+	for k := range s {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

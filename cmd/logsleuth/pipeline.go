@@ -33,6 +33,31 @@ type readOptions struct {
 	Until time.Time
 	// Store holds the flags of reading from a log store (store.go).
 	Store storeOptions
+	// AlarmPhrases are the words of the alarms --catalog files add, for
+	// the parsers (parse.Options.AlarmPhrases).
+	AlarmPhrases []string
+	// AllowUnrecognised makes an input of which nothing was recognised a
+	// warning rather than exit status 2 (recognised.go).
+	AllowUnrecognised bool
+	// Strict makes a filter that matches nothing a usage error, exit
+	// status 3 (filters.go).
+	Strict bool
+}
+
+// readResult is what reading the inputs gave.
+type readResult struct {
+	render.Stats
+	// unrecognised is set when an input held nothing logsleuth
+	// recognised and --allow-unrecognised was not given: exit status 2.
+	unrecognised bool
+	// seen is what the events named, for checkFilters; nil without a
+	// filter.
+	seen *seenIDs
+}
+
+// outcome is what the reading alone makes of the exit status.
+func (r *readResult) outcome() outcome {
+	return outcome{unreadable: len(r.Unreadable) > 0, unrecognised: r.unrecognised}
 }
 
 // read reads every input and calls fn with their events merged into one
@@ -45,10 +70,25 @@ type readOptions struct {
 // and diagnostics are reported on stderr once all is read.
 //
 // Log-store URLs (vlogs://) are read from the store instead (store.go).
-func read(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)) render.Stats {
+//
+// An input of which nothing was recognised is reported once all is read
+// (recognised.go).
+func read(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)) *readResult {
+	var st render.Stats
+	var seen *seenIDs
 	if len(in.store) > 0 {
-		return readStore(ios, in.store, opt, fn)
+		st, seen = readStore(ios, in.store, opt, fn)
+	} else {
+		st, seen = readFiles(ios, in, opt, fn)
 	}
+	res := &readResult{Stats: st, seen: seen}
+	if checkRecognised(ios, &res.Stats, opt.AllowUnrecognised) && !opt.AllowUnrecognised {
+		res.unrecognised = true
+	}
+	return res
+}
+
+func readFiles(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)) (render.Stats, *seenIDs) {
 	var prog *progress
 	if ios.progressWanted() {
 		prog = newProgress(ios, 0)
@@ -69,6 +109,7 @@ func read(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)) ren
 		diags   []parse.Diagnostic
 		err     error
 		scanned bool
+		digest  *digest
 	}
 	results := make([][]result, len(plan.Groups))
 	if prog != nil {
@@ -79,7 +120,9 @@ func read(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)) ren
 		prog.total = total
 	}
 	producers := make([]replay.Producer, len(plan.Groups))
+	seen := make([]*seenIDs, len(plan.Groups))
 	for i, g := range plan.Groups {
+		seen[i] = seenFor(opt)
 		producers[i] = func(emit func(parse.Event)) {
 			rd := plan.Open(g)
 			defer rd.Close()
@@ -94,15 +137,16 @@ func read(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)) ren
 					results[i] = append(results[i], result{err: err})
 					continue
 				}
-				res := result{name: l.Name, scanned: true, speaks: map[string]bool{}}
+				res := result{name: l.Name, scanned: true, speaks: map[string]bool{}, digest: newDigest()}
 				var first, last time.Time
-				res.stats, res.diags, res.err = parse.ScanFunc(r, l.Name, systems, parse.Options{Year: opt.Year}, func(e parse.Event) {
+				res.stats, res.diags, res.err = parse.ScanFunc(withLineEnds(res.digest.tee(r)), l.Name, systems, parse.Options{Year: opt.Year, AlarmPhrases: opt.AlarmPhrases}, func(e parse.Event) {
 					if t := e.Info().Time; !t.IsZero() {
 						if first.IsZero() {
 							first = t
 						}
 						last = t
 					}
+					seen[i].note(e, &opt)
 					if keepEvent(e, opt) {
 						noteSpeaker(res.speaks, e)
 						emit(e)
@@ -141,6 +185,7 @@ func read(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)) ren
 	for _, r := range all {
 		if r.scanned {
 			st.Add(r.stats, r.diags)
+			st.Digests = append(st.Digests, r.digest.of(r.name))
 		}
 		if r.err != nil {
 			fmt.Fprintf(ios.ErrOut, "logsleuth: %s\n", render.Sanitize(r.err.Error()))
@@ -156,7 +201,11 @@ func read(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)) ren
 	}
 	printSkipped(ios, st.Skipped)
 	printDiagnostics(ios, st.Diagnostics)
-	return st
+	merged := seenFor(opt)
+	for _, s := range seen {
+		merged.merge(s)
+	}
+	return st, merged
 }
 
 // printSkipped says which inputs were not read and why, so a file left out
@@ -240,7 +289,7 @@ func keepEvent(e parse.Event, opt readOptions) bool {
 	// can rest on its peers' lines (a lease another peer held), so every
 	// replica of the chosen tablet or shard is replayed.
 	if s, ok := e.(subjectOf); ok && opt.Tablet != "" {
-		if t, _ := s.Subject(); t != opt.Tablet {
+		if t, _ := s.Subject(); !matchID(t, opt.Tablet) {
 			return false
 		}
 	}

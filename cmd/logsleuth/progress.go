@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/logsleuth/logsleuth/internal/units"
 )
 
 // progress draws a one-line bar on a terminal's stderr while inputs are
@@ -73,7 +75,7 @@ func (p *progress) draw(t time.Time) {
 	b.WriteString("\r\x1b[K")
 	rate := ""
 	if el := t.Sub(p.start).Seconds(); el > 0 {
-		rate = "  " + humanBytes(int64(float64(p.done)/el)) + "/s"
+		rate = "  " + units.Bytes(int64(float64(p.done)/el)) + "/s"
 	}
 	if p.total > 0 {
 		frac := float64(p.done) / float64(p.total)
@@ -84,9 +86,9 @@ func (p *progress) draw(t time.Time) {
 		fill := int(frac * width)
 		fmt.Fprintf(&b, "reading [%s%s] %3d%%  %s of %s%s",
 			strings.Repeat("=", fill), strings.Repeat(" ", width-fill), int(frac*100),
-			humanBytes(p.done), humanBytes(p.total), rate)
+			units.Bytes(p.done), units.Bytes(p.total), rate)
 	} else {
-		fmt.Fprintf(&b, "reading %s%s", humanBytes(p.done), rate)
+		fmt.Fprintf(&b, "reading %s%s", units.Bytes(p.done), rate)
 	}
 	io.WriteString(p.w, b.String())
 	p.drawn = true
@@ -105,17 +107,4 @@ func (p *progress) finish() {
 	}
 	io.WriteString(p.w, "\r\x1b[K")
 	p.drawn = false
-}
-
-func humanBytes(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -10,46 +9,10 @@ import (
 	"github.com/logsleuth/logsleuth/render"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
-
-// versionString is version, or for a build without -ldflags the module
-// version `go install` recorded, or the VCS revision a build in a checkout
-// recorded, so a report can always say which logsleuth wrote it.
-func versionString() string {
-	if version != "dev" {
-		return version
-	}
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return version
-	}
-	if v := bi.Main.Version; v != "" && v != "(devel)" {
-		return v
-	}
-	var rev, dirty string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				dirty = "-dirty"
-			}
-		}
-	}
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
-	if rev != "" {
-		return version + "+" + rev + dirty
-	}
-	return version
-}
-
 // Main runs logsleuth with args and returns the exit code.
 func Main(args []string, ios *IOStreams) int {
 	ios = ciSafeStderr(ios)
+	ios.Args = args
 	root := newCmdRoot(ios)
 	root.SetArgs(args)
 	root.SetIn(ios.In)
@@ -109,6 +72,11 @@ safety invariant with the log lines and numbers that prove it.
   logsleuth events tserver.log.gz | jq .kind
 
 'logsleuth PATH...' alone means 'logsleuth analyze PATH...'.
+
+Exit status: 0 clean; 1 findings at or above --fail-on (analyze only); 2
+some input could not be read or held nothing logsleuth recognised, or a
+report could not be written; 3 usage error. The highest wins: 2 outranks 1.
+
 Shell completion: 'logsleuth completion bash|zsh|fish|powershell --help'.`,
 		Version:       versionString(),
 		SilenceUsage:  true,
@@ -118,6 +86,9 @@ Shell completion: 'logsleuth completion bash|zsh|fish|powershell --help'.`,
 			if len(args) == 0 {
 				return cmd.Help()
 			}
+			if err := mistypedCommand(cmd, ios, args[0]); err != nil {
+				return err
+			}
 			return analyze.RunE(analyze, args)
 		},
 	}
@@ -126,7 +97,7 @@ Shell completion: 'logsleuth completion bash|zsh|fish|powershell --help'.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
 	root.SetVersionTemplate("logsleuth {{.Version}}\n")
 	addProfileFlags(root)
-	root.AddCommand(analyze, newCmdState(ios), newCmdEvents(ios), newCmdRules(ios), newCmdExplain(ios), newCmdShip(ios))
+	root.AddCommand(analyze, newCmdState(ios), newCmdEvents(ios), newCmdRules(ios), newCmdExplain(ios), newCmdShip(ios), newCmdDiff(ios), newCmdVersion(ios))
 	// cobra's completion command prints help and succeeds for a shell it
 	// does not know; that is a usage error. (It takes its output stream
 	// when it is made, so the streams are set first.)
@@ -145,4 +116,25 @@ Shell completion: 'logsleuth completion bash|zsh|fish|powershell --help'.`,
 		}
 	}
 	return root
+}
+
+// mistypedCommand refuses a first argument that names no file but is a
+// near miss of a command (`logsleuth analyse x.log`): taken as a path it
+// would be a missing input and the run would go on. A file of that name
+// is read as a log, as 'logsleuth PATH...' promises.
+func mistypedCommand(root *cobra.Command, ios *IOStreams, arg string) error {
+	if arg == "-" || strings.ContainsAny(arg, `/\.*?[`) || hasStoreURL([]string{arg}) {
+		return nil
+	}
+	if _, err := ios.FS.Lstat(arg); err == nil {
+		return nil
+	}
+	if root.SuggestionsMinimumDistance <= 0 {
+		root.SuggestionsMinimumDistance = 2
+	}
+	sugg := root.SuggestionsFor(arg)
+	if len(sugg) == 0 {
+		return nil
+	}
+	return usagef("unknown command %q for \"logsleuth\" and no file of that name: did you mean %s?", arg, strings.Join(sugg, " or "))
 }

@@ -70,6 +70,11 @@ func selectRules(pattern string, catalog []rules.Rule) (*ruleSelection, error) {
 			return nil, usagef("--rules: %q matches no rule (see 'logsleuth rules')", p)
 		}
 	}
+	// A selection that leaves nothing would run no check and pass every
+	// log: a mistake, not a choice.
+	if len(sel.ids) == 0 {
+		return nil, usagef("--rules %q leaves no rule to run (see 'logsleuth rules')", pattern)
+	}
 	return sel, nil
 }
 

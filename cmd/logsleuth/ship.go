@@ -6,13 +6,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"io/fs"
+	"path"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
-	"github.com/klauspost/compress/gzip"
 	"github.com/spf13/cobra"
 
 	"github.com/logsleuth/logsleuth/render"
@@ -32,24 +30,29 @@ func newCmdShip(ios *IOStreams) *cobra.Command {
 	opts := &shipOptions{}
 	cmd := &cobra.Command{
 		Use:   "ship --to vlogs://HOST:PORT PATH...",
-		Short: "Load logs (files, directories, .gz) into a log store, for analyze to read back",
-		Long: `ship loads every PATH (a file, a directory walked recursively in name
-order, a .gz file) into a VictoriaLogs server, one stream per file with the
-fields analyze reads back: host (the glog header's "Running on machine:",
-else --host, else the file's directory), file (the file's name, or its
-path when two files share host and name), _msg (the line), _time (the
-line's own time, the year as analyze gives it, a nanosecond after the line
-before when it prints none or steps back), line (its line number) and, on
-the lines of a multi-line record, record_start and record_end.
+		Short: "Load logs (files, directories, archives, compressed files, or - for stdin) into a log store, for analyze to read back",
+		Long: `ship reads every PATH as analyze reads it (a file, a directory walked
+recursively in name order, a glob pattern, an archive, a compressed file,
+or - for standard input; links and glog WARNING files that repeat their
+INFO file are read once, and files that are not logs are skipped and
+listed) and loads each log into a VictoriaLogs server, one stream per log
+with the fields analyze reads back: host (the glog header's "Running on
+machine:", else --host, else the log's directory or archive), file (the
+log's name, or its whole source name when two logs share host and name),
+_msg (the line), _time (the line's own time, the year as analyze gives it,
+a nanosecond after the line before when it prints none or steps back),
+line (its line number) and, on the lines of a multi-line record,
+record_start and record_end.
 
 VictoriaLogs drops rows older than its -retentionPeriod (7 days by default)
 when it takes them: start it with -retentionPeriod=100y for old incidents.
 ship counts the rows the store shows afterwards and fails when some are
 missing.
 
-Exit status: 0 every row is in the store; 2 a file could not be read or
+Exit status: 0 every row is in the store; 2 an input could not be read or
 the store does not show every row sent; 3 usage error.`,
-		Example: `  logsleuth ship --to vlogs://localhost:9428 bundle/
+		Example: `  logsleuth ship --to vlogs://localhost:9428 bundle/ diag.tar.gz
+  kubectl logs yb-tserver-2 | logsleuth ship --to vlogs://localhost:9428 --host yb-tserver-2 -
   logsleuth analyze vlogs://localhost:9428 --query '{host="yb-tserver-2"}'`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -57,31 +60,36 @@ the store does not show every row sent; 3 usage error.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.To, "to", "", "the log store: vlogs://HOST:PORT")
-	f.StringVar(&opts.Host, "host", "", "host label of files whose log does not name its machine (default: the file's directory)")
+	f.StringVar(&opts.To, "to", "", "the log store: "+store.Forms())
+	f.StringVar(&opts.Host, "host", "", "host label of logs that do not name their machine (default: the log's directory or archive)")
 	f.IntVar(&opts.Year, "year", 0, "year of glog timestamps, which print none (default: from the log file header)")
 	f.DurationVar(&opts.Wait, "wait", 30*time.Second, "how long to wait for the store to show the rows sent")
 	return cmd
 }
 
-// shipFile is one file to load.
+// shipFile is one log loaded.
 type shipFile struct {
-	path   string
+	name   string
 	labels map[string]string
 	rows   int64
 }
 
 func shipRun(ios *IOStreams, opts *shipOptions, args []string) error {
 	if opts.To == "" {
-		return usagef("ship: --to vlogs://HOST:PORT is required")
+		return usagef("ship: --to %s is required", store.Forms())
 	}
 	if len(args) == 0 {
-		return usagef("ship: name the files or directories to load")
+		return usagef("ship: name the files, directories or archives to load (- for standard input)")
 	}
 	if opts.Year < 0 || opts.Year > 9999 {
 		return usagef("--year %d: want a four-digit year", opts.Year)
 	}
-	vl, err := store.NewVictoriaLogs(opts.To)
+	for _, a := range args {
+		if store.IsURL(a) {
+			return usagef("ship: %s is a log store; name it with --to and the logs to load as PATHs", a)
+		}
+	}
+	ls, err := store.Open(opts.To)
 	if err != nil {
 		return usagef("--to: %v", err)
 	}
@@ -91,48 +99,40 @@ func shipRun(ios *IOStreams, opts *shipOptions, args []string) error {
 		fmt.Fprintf(ios.ErrOut, "logsleuth: %s\n", render.Sanitize(msg))
 		failed = true
 	}
-	if err := vl.Healthy(ctx); err != nil {
+	if err := ls.Check(ctx); err != nil {
 		fail(fmt.Sprintf("%s: %v", opts.To, err))
 		return &outcomeError{outcome{unreadable: true}}
 	}
-	files, errs := shipFiles(ios.FS, args)
-	for _, err := range errs {
+	// The inputs are read as analyze reads them: the same logs, skipped
+	// files and names.
+	plan := expandInputs(ios, args).Plan()
+	for _, err := range plan.Errors() {
 		fail(err.Error())
 	}
-	loader := &store.Loader{Store: vl, Clocks: storeClocks(opts.Year), OpensRecord: storeOpens}
+	loader := &store.Loader{Store: ls, Clocks: storeClocks(opts.Year), OpensRecord: storeOpens}
 	used := map[string]bool{}
 	var shipped []*shipFile
 	var first, last time.Time
-	for _, path := range files {
-		f := &shipFile{path: path}
-		host, err := shipHost(ios.FS, path, opts.Host)
-		if err != nil {
-			fail(err.Error())
-			continue
+	load := func(name string, r io.Reader) {
+		br := bufio.NewReaderSize(r, 64<<10)
+		head, _ := br.Peek(64 << 10)
+		host := shipHost(head, name, opts.Host)
+		file := path.Base(sourcePath(name))
+		if name == "-" {
+			file = "stdin"
 		}
-		name := filepath.Base(path)
-		if used[host+"\x00"+name] {
-			name = filepath.ToSlash(filepath.Clean(path))
+		if used[host+"\x00"+file] {
+			file = filepath.ToSlash(name)
 		}
-		used[host+"\x00"+name] = true
-		f.labels = map[string]string{"host": host, "file": name}
-		rc, err := openShip(ios.FS, path)
-		if err != nil {
-			fail(err.Error())
-			continue
-		}
-		fallback := time.Now().UTC()
-		if info, err := ios.FS.Stat(path); err == nil {
-			fallback = info.ModTime().UTC()
-		}
-		st, err := loader.Load(ctx, f.labels, rc, fallback)
-		rc.Close()
+		used[host+"\x00"+file] = true
+		f := &shipFile{name: name, labels: map[string]string{"host": host, "file": file}}
+		st, err := loader.Load(ctx, f.labels, br, shipFallback(ios, name))
 		f.rows = st.Rows
 		if err != nil {
-			fail(fmt.Sprintf("%s: %v", path, err))
+			fail(fmt.Sprintf("%s: %v", name, err))
 		}
 		if st.Rows == 0 {
-			continue
+			return
 		}
 		if first.IsZero() || st.First.Before(first) {
 			first = st.First
@@ -141,13 +141,39 @@ func shipRun(ios *IOStreams, opts *shipOptions, args []string) error {
 			last = st.Last
 		}
 		if st.Cut > 0 {
-			fmt.Fprintf(ios.ErrOut, "logsleuth: %s: %d line(s) longer than %d KiB were cut there (the store skips longer rows)\n", render.Sanitize(path), st.Cut, store.MaxText>>10)
+			fmt.Fprintf(ios.ErrOut, "logsleuth: %s: %d line(s) longer than %d KiB were cut there (the store skips longer rows)\n", render.Sanitize(name), st.Cut, store.MaxText>>10)
 		}
 		shipped = append(shipped, f)
-		fmt.Fprintf(ios.Out, "%s  %s  %d rows, %s .. %s\n", render.Sanitize(path), render.Sanitize(streamName(f.labels)), st.Rows,
+		fmt.Fprintf(ios.Out, "%s  %s  %d rows, %s .. %s\n", render.Sanitize(name), render.Sanitize(ls.StreamName(f.labels)), st.Rows,
 			st.First.Format(time.RFC3339Nano), st.Last.Format(time.RFC3339Nano))
 	}
-	if len(shipped) > 0 && !verifyShipped(ctx, ios, vl, shipped, opts.Wait, first) {
+	for _, g := range plan.Groups {
+		rd := plan.Open(g)
+		for {
+			l, r, err := rd.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				fail(err.Error())
+				if l == nil {
+					break
+				}
+				continue
+			}
+			load(l.Name, r)
+			for _, n := range rd.Notes() {
+				fmt.Fprintf(ios.ErrOut, "logsleuth: %s: %s\n", render.Sanitize(l.Name), render.Sanitize(n))
+			}
+		}
+		rd.Close()
+	}
+	var skipped []render.Skipped
+	for _, s := range plan.Skipped() {
+		skipped = append(skipped, render.Skipped{Name: s.Name, Reason: s.Reason})
+	}
+	printSkipped(ios, skipped)
+	if len(shipped) > 0 && !verifyShipped(ctx, ios, ls, shipped, opts.Wait, first) {
 		failed = true
 	}
 	if len(shipped) > 0 {
@@ -160,43 +186,26 @@ func shipRun(ios *IOStreams, opts *shipOptions, args []string) error {
 	return nil
 }
 
-// streamName is a stream's labels as VictoriaLogs prints the stream.
-func streamName(labels map[string]string) string {
-	keys := make([]string, 0, len(labels))
-	for k := range labels {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var b strings.Builder
-	b.WriteByte('{')
-	for i, k := range keys {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, "%s=%q", k, labels[k])
-	}
-	b.WriteByte('}')
-	return b.String()
-}
-
 // verifyShipped waits until the store shows every row sent, and says
 // which streams it does not: a store answers a load it drops with success.
-func verifyShipped(ctx context.Context, ios *IOStreams, vl *store.VictoriaLogs, files []*shipFile, wait time.Duration, oldest time.Time) bool {
+func verifyShipped(ctx context.Context, ios *IOStreams, ls store.Store, files []*shipFile, wait time.Duration, oldest time.Time) bool {
 	deadline := time.Now().Add(wait)
-	vl.Flush(ctx)
+	if err := ls.Flush(ctx); err != nil {
+		fmt.Fprintf(ios.ErrOut, "logsleuth: %s: %s\n", ls, render.Sanitize(err.Error()))
+	}
 	for {
 		short := 0
 		var msgs []string
 		for _, f := range files {
-			n, err := vl.Count(ctx, f.labels)
+			n, err := ls.Count(ctx, f.labels)
 			if err != nil {
-				msgs = append(msgs, fmt.Sprintf("%s: counting %s: %v", vl, streamName(f.labels), err))
+				msgs = append(msgs, fmt.Sprintf("%s: counting %s: %v", ls, ls.StreamName(f.labels), err))
 				short++
 				continue
 			}
 			if n != f.rows {
 				short++
-				msgs = append(msgs, fmt.Sprintf("%s: the store shows %d of the %d rows sent for %s (%s)", vl, n, f.rows, streamName(f.labels), f.path))
+				msgs = append(msgs, fmt.Sprintf("%s: the store shows %d of the %d rows sent for %s (%s)", ls, n, f.rows, ls.StreamName(f.labels), f.name))
 			}
 		}
 		if short == 0 {
@@ -206,117 +215,64 @@ func verifyShipped(ctx context.Context, ios *IOStreams, vl *store.VictoriaLogs, 
 			for _, m := range msgs {
 				fmt.Fprintf(ios.ErrOut, "logsleuth: %s\n", render.Sanitize(m))
 			}
-			fmt.Fprintf(ios.ErrOut, "logsleuth: a store drops rows older than its -retentionPeriod (7d by default) when it takes them, and answers with success; the oldest row sent is from %s: start VictoriaLogs with -retentionPeriod=100y to keep it\n",
-				oldest.Format(time.RFC3339))
+			if why := ls.WhyMissing(oldest); why != "" {
+				fmt.Fprintf(ios.ErrOut, "logsleuth: %s\n", render.Sanitize(why))
+			}
 			return false
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
 }
 
-// shipHost is the host label of a file: the machine its glog header names,
-// else the flag, else the name of its directory.
-func shipHost(fsys FileSystem, path, flag string) (string, error) {
-	rc, err := openShip(fsys, path)
-	if err != nil {
-		return "", err
-	}
-	defer rc.Close()
-	br := bufio.NewReader(io.LimitReader(rc, 64<<10))
-	for i := 0; i < 16; i++ {
-		line, err := br.ReadBytes('\n')
-		if m, ok := bytes.CutPrefix(bytes.TrimSpace(line), []byte("Running on machine: ")); ok && len(m) > 0 {
-			return string(m), nil
+// shipHost is the host label of a log: the machine its glog header names,
+// else the flag, else the directory (or archive) it is in.
+func shipHost(head []byte, name, flag string) string {
+	for i := 0; i < 16 && len(head) > 0; i++ {
+		line := head
+		if j := bytes.IndexByte(head, '\n'); j >= 0 {
+			line, head = head[:j], head[j+1:]
+		} else {
+			head = nil
 		}
-		if err != nil {
-			break
+		if m, ok := bytes.CutPrefix(bytes.TrimSpace(line), []byte("Running on machine: ")); ok && len(m) > 0 {
+			return string(m)
 		}
 	}
 	if flag != "" {
-		return flag, nil
+		return flag
 	}
-	dir := filepath.Base(filepath.Dir(filepath.Clean(path)))
-	if dir == "." || dir == "/" {
+	dir := path.Base(path.Dir(sourcePath(name)))
+	for _, ext := range []string{".tar.gz", ".tar.zst", ".tar.xz", ".tar.bz2", ".tgz", ".tar", ".zip", ".gz", ".zst", ".xz", ".bz2"} {
+		if d, ok := strings.CutSuffix(dir, ext); ok && d != "" {
+			dir = d
+			break
+		}
+	}
+	if dir == "." || dir == "/" || dir == "" {
 		dir = "localhost"
 	}
-	return dir, nil
+	return dir
 }
 
-// openShip opens a file, decompressing gzip (by its magic bytes).
-func openShip(fsys FileSystem, path string) (io.ReadCloser, error) {
-	f, err := fsys.Open(path)
-	if err != nil {
-		return nil, cleanErr(path, err)
-	}
-	br := bufio.NewReaderSize(f, 64<<10)
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			f.Close()
-			return nil, fmt.Errorf("%s: gzip: %w", path, err)
-		}
-		return struct {
-			io.Reader
-			io.Closer
-		}{zr, f}, nil
-	}
-	return struct {
-		io.Reader
-		io.Closer
-	}{br, f}, nil
+// sourcePath is a source name as a slash path: an archive's members
+// (archive!member) are under the archive.
+func sourcePath(name string) string {
+	return path.Clean(strings.ReplaceAll(filepath.ToSlash(name), "!", "/"))
 }
 
-// shipFiles lists the files to load: each file named, and every regular
-// file under each directory named, in name order. It reads plain and
-// gzip-compressed files; archives are not opened.
-func shipFiles(fsys FileSystem, paths []string) ([]string, []error) {
-	var (
-		out  []string
-		errs []error
-		seen = map[string]bool{}
-	)
-	var walk func(dir string, depth int)
-	walk = func(dir string, depth int) {
-		if depth > 64 {
-			errs = append(errs, fmt.Errorf("%s: directories nested too deep; not read", dir))
-			return
+// shipFallback is the time of a log's rows before any line prints one:
+// the modification time of the file (or of the archive holding it), else
+// now.
+func shipFallback(ios *IOStreams, name string) time.Time {
+	if name != "-" {
+		if info, err := ios.FS.Stat(name); err == nil {
+			return info.ModTime().UTC()
 		}
-		entries, err := fsys.ReadDir(dir)
-		if err != nil {
-			errs = append(errs, cleanErr(dir, err))
-			return
-		}
-		sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
-		for _, e := range entries {
-			p := filepath.Join(dir, e.Name())
-			switch {
-			case e.IsDir():
-				walk(p, depth+1)
-			case e.Type().IsRegular() && !seen[p]:
-				seen[p] = true
-				out = append(out, p)
-			case e.Type()&fs.ModeSymlink != 0:
-				if info, err := fsys.Stat(p); err == nil && info.Mode().IsRegular() && !seen[p] {
-					seen[p] = true
-					out = append(out, p)
-				}
+		if archive, _, ok := strings.Cut(name, "!"); ok {
+			if info, err := ios.FS.Stat(archive); err == nil {
+				return info.ModTime().UTC()
 			}
 		}
 	}
-	for _, p := range paths {
-		info, err := fsys.Stat(p)
-		if err != nil {
-			errs = append(errs, cleanErr(p, err))
-			continue
-		}
-		if info.IsDir() {
-			walk(p, 0)
-			continue
-		}
-		if !seen[p] {
-			seen[p] = true
-			out = append(out, p)
-		}
-	}
-	return out, errs
+	return time.Now().UTC()
 }

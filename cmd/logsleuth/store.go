@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/logsleuth/logsleuth/internal/units"
 	"github.com/logsleuth/logsleuth/parse"
 	"github.com/logsleuth/logsleuth/parse/es"
 	"github.com/logsleuth/logsleuth/parse/yb"
@@ -24,7 +25,8 @@ import (
 // Reading from a log store: `analyze vlogs://HOST:9428 --query ...
 // --since ... --until ...`. Each stream the store holds is one source,
 // named as the store prints it ({file="x",host="a"}); its lines keep the
-// line numbers they had in the file they were shipped from.
+// line numbers they had in the file they were shipped from. Which store a
+// URL names, and how to speak to it, is the store package's business.
 
 // storeOptions are the flags of reading from a log store.
 type storeOptions struct {
@@ -35,7 +37,7 @@ type storeOptions struct {
 }
 
 func addStoreFlags(f *pflag.FlagSet, o *storeOptions) {
-	f.StringVar(&o.Query, "query", "", "with a vlogs:// source: a LogsQL stream or field filter choosing what to read, e.g. '{host=~\"ts-.*\"}' or 'host:~\"ts-.*\"'")
+	f.StringVar(&o.Query, "query", "", "with a log-store source: a filter in the store's language choosing what to read; for vlogs:// a LogsQL stream or field filter, e.g. '{host=~\"ts-.*\"}' or 'host:~\"ts-.*\"'")
 }
 
 // storeSystems are what the parsers tell a store: the lines to select and
@@ -77,7 +79,7 @@ func hasStoreURL(args []string) bool {
 // readStore is read for log stores: every argument must name one. A store
 // that cannot be reached, a query that fails and a query that returns no
 // rows each make the run's status 2, with the query text.
-func readStore(ios *IOStreams, args []string, opt readOptions, fn func(parse.Event)) render.Stats {
+func readStore(ios *IOStreams, args []string, opt readOptions, fn func(parse.Event)) (render.Stats, *seenIDs) {
 	var st render.Stats
 	fail := func(msg string) {
 		fmt.Fprintf(ios.ErrOut, "logsleuth: %s\n", render.Sanitize(msg))
@@ -92,11 +94,12 @@ func readStore(ios *IOStreams, args []string, opt readOptions, fn func(parse.Eve
 		diags   []parse.Diagnostic
 		err     error
 		scanned bool
+		seen    *seenIDs
 	}
 	var (
 		sources  []*source
 		readers  []*store.Reader
-		vls      []*store.VictoriaLogs
+		stores   []store.Store
 		received atomic.Int64
 	)
 	prog := newStoreProgress(ios, &received)
@@ -105,13 +108,13 @@ func readStore(ios *IOStreams, args []string, opt readOptions, fn func(parse.Eve
 			fail(fmt.Sprintf("%s: a log store and paths cannot be read in one run; analyse them apart", arg))
 			continue
 		}
-		vl, err := store.NewVictoriaLogs(arg)
+		ls, err := store.Open(arg)
 		if err != nil {
 			fail(err.Error())
 			continue
 		}
 		rd := &store.Reader{
-			Store: vl, Selector: opt.Store.Query, Window: store.Range{From: opt.Since, To: opt.Until},
+			Store: ls, Selector: opt.Store.Query, Window: store.Range{From: opt.Since, To: opt.Until},
 			Systems: storeSystems(),
 			OnRows:  func(n int) { received.Add(int64(n)); prog.draw() },
 		}
@@ -124,13 +127,13 @@ func readStore(ios *IOStreams, args []string, opt readOptions, fn func(parse.Eve
 			fail(fmt.Sprintf("%s: no rows match the query: %s", arg, rd.Query()))
 			continue
 		}
-		readers, vls = append(readers, rd), append(vls, vl)
+		readers, stores = append(readers, rd), append(stores, ls)
 		for _, s := range streams {
 			name := s.Name
 			if len(args) > 1 {
 				name = arg + "/" + s.Name
 			}
-			sources = append(sources, &source{name: name, rd: rd, stream: s})
+			sources = append(sources, &source{name: name, rd: rd, stream: s, seen: seenFor(opt)})
 		}
 	}
 	producers := make([]replay.Producer, len(sources))
@@ -152,7 +155,14 @@ func readStore(ios *IOStreams, args []string, opt readOptions, fn func(parse.Eve
 			}
 			src.scanned = true
 			speaks := map[string]bool{}
-			src.stats, src.diags, src.err = parse.ScanFunc(text, src.name, systems, parse.Options{Year: year}, func(e parse.Event) {
+			// Each line is read at the number it had in its file: the
+			// rows not fetched cost nothing.
+			next := func() (parse.NumberedLine, error) {
+				n, t, err := text.Next()
+				return parse.NumberedLine{Line: int(n), Text: []byte(t)}, err
+			}
+			src.stats, src.diags, src.err = parse.ScanNumbered(next, src.name, systems, parse.Options{Year: year, AlarmPhrases: opt.AlarmPhrases}, func(e parse.Event) {
+				src.seen.note(e, &opt)
 				if keepEvent(e, opt) {
 					noteSpeaker(speaks, e)
 					emit(e)
@@ -174,10 +184,14 @@ func readStore(ios *IOStreams, args []string, opt readOptions, fn func(parse.Eve
 	for i, rd := range readers {
 		s := rd.Stats()
 		fmt.Fprintf(ios.ErrOut, "logsleuth: %s: %d rows received (%s) in %d queries\n",
-			vls[i], s.Rows, humanBytes(vls[i].BytesRead()), s.Queries)
+			stores[i], s.Rows, units.Bytes(stores[i].BytesRead()), s.Queries)
 	}
 	printDiagnostics(ios, st.Diagnostics)
-	return st
+	seen := seenFor(opt)
+	for _, src := range sources {
+		seen.merge(src.seen)
+	}
+	return st, seen
 }
 
 // storeProgress draws, on a terminal, how many rows have come from the

@@ -166,6 +166,13 @@ func (x *pendingException) addLine(t string) {
 	x.extra = append(x.extra, t)
 }
 
+// joinWrapped continues the last exception's message with a line cut
+// from it by a terminal wrap: no separator, as the cut was mid-line.
+func (x *pendingException) joinWrapped(s string) {
+	n := len(x.chain)
+	x.chain[n-1].msg += s
+}
+
 // mismatchSides reads hamcrest's two SeqNoStats into the mismatch.
 func (d *decoder) mismatchSides(mm *SeqNoStatsMismatch, x *pendingException, out *parse.Sink) {
 	for _, side := range []struct {

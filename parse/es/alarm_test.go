@@ -447,3 +447,34 @@ func fuzzClass(s string) string {
 	}
 	return "org.elasticsearch." + name
 }
+
+// A message the runner printed on one `  2> ` line but that a terminal
+// wrapped before it was pasted: the cut parts come back with no prefix
+// and no indent, and are joined where they were cut. The message is
+// IndexShard.assertPrimaryMode's, `"shard " + shardRouting + " is not a
+// primary shard in primary mode"`, with ShardRouting.toString's parts.
+func TestAlarmMessageWrappedByATerminal(t *testing.T) {
+	msg := "shard [logs][0], node[3kQy0cGZRYWbsB0yJjD0Ng], [P], recovery_source[existing store recovery; bootstrap_history_uuid=false], s[INITIALIZING], a[id=Zx3bT0cNRw2H5xw3QhQfQg], unassigned_info[[reason=NODE_LEFT], at[2019-05-20T02:35:36.628Z], delayed=true, allocation_status[fetching_shard_data]] is not a primary shard in primary mode"
+	for _, width := range []int{66, 80, 100, 120} {
+		first := "  2> java.lang.AssertionError: " + msg
+		var lines []string
+		for len(first) > width {
+			lines = append(lines, first[:width])
+			first = first[width:]
+		}
+		lines = append(lines, first,
+			"  2>    at __randomizedtesting.SeedInfo.seed([B72A53FE1BA8D97E]:0)",
+			"  2>    at org.elasticsearch.index.shard.IndexShard.assertPrimaryMode(IndexShard.java:1542)",
+			"  2>    at org.elasticsearch.index.shard.IndexShard.getReplicationGroup(IndexShard.java:1963)")
+		res := scan(t, strings.Join(lines, "\n")+"\n")
+		require.Len(t, res.Events, 1, "width %d", width)
+		a := res.Events[0].(parse.Alarm).Alarm()
+		assert.Equal(t, msg, a.Message, "width %d", width)
+		assert.Equal(t, []string{"org.elasticsearch.index.shard.IndexShard.assertPrimaryMode(IndexShard.java:1542)", "org.elasticsearch.index.shard.IndexShard.getReplicationGroup(IndexShard.java:1963)"}, a.Frames, "width %d", width)
+	}
+	// Without a runner prefix there is nothing to tell a wrap from the
+	// next line: an unindented line after a bare exception is its own.
+	res := scan(t, "java.lang.AssertionError: shard [logs][0] is not\nnew shard recovery\n")
+	require.NotEmpty(t, res.Events)
+	assert.Equal(t, "shard [logs][0] is not", res.Events[0].(parse.Alarm).Alarm().Message)
+}

@@ -44,6 +44,9 @@ type decoder struct {
 	// version and section of the routing dump being read.
 	version int64
 	section string
+	// index is the name and uuid of the `-- index [[name/uuid]]` header
+	// the routing rows being read sit under.
+	index, indexUUID string
 	// threadNode is the node named by the thread of the exception being
 	// read (`elasticsearch[node_t3][generic][T#3]`), inherited by its causes.
 	threadNode string
@@ -69,6 +72,9 @@ type decoder struct {
 	// prefixes: it tells a suppressed exception's causes from the
 	// exception's own.
 	indent int
+	// unprefixed is set when the line being read has no runner stream
+	// prefix (`  1>`, `  2>`).
+	unprefixed bool
 
 	// times caches the minute of the last pattern-layout time.
 	times timeCache
@@ -135,6 +141,7 @@ func (d *decoder) Line(l parse.Line, out *parse.Sink) bool {
 	at, stream := prefixEnd(raw)
 	s := raw[at:]
 	d.indent = indentBefore(raw, at)
+	d.unprefixed = stream == 0
 	if s == "" {
 		// A blank line inside a stack trace (corpus 04) does not end it.
 		return false
@@ -182,6 +189,7 @@ func (d *decoder) read(meta parse.Meta, s string, stream byte, out *parse.Sink) 
 	switch {
 	case isPatternStart(s):
 		d.block, d.threadNode, d.ctx = noBlock, "", Where{Shard: -1}
+		d.index, d.indexUUID = "", ""
 		times := &d.times
 		if d.general {
 			times = nil
@@ -213,6 +221,7 @@ func (d *decoder) read(meta parse.Meta, s string, stream byte, out *parse.Sink) 
 		return true
 	case strings.HasPrefix(s, "routing_table (version "):
 		d.block, d.section = routingBlock, "routing_table"
+		d.index, d.indexUUID = "", ""
 		v := strings.TrimSuffix(strings.TrimPrefix(s, "routing_table (version "), "):")
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
@@ -223,20 +232,29 @@ func (d *decoder) read(meta parse.Meta, s string, stream byte, out *parse.Sink) 
 		return true
 	case strings.HasPrefix(s, "routing_nodes:"):
 		d.block, d.section = routingBlock, "routing_nodes"
+		d.index, d.indexUUID = "", ""
 		return true
 	case strings.HasPrefix(s, "--------["):
 		return d.routingLine(meta, s[len("--------"):], out)
-	case strings.HasPrefix(s, "-- index [") || strings.HasPrefix(s, "----shard_id [") ||
+	case strings.HasPrefix(s, "-- index ["):
+		// `-- index [[name/uuid]]` (Index.toString in brackets).
+		in, _, _ := bracket(strings.TrimPrefix(s, "-- index "))
+		in, _, _ = bracket(in)
+		d.index, d.indexUUID, _ = strings.Cut(in, "/")
+		return d.block == routingBlock || d.block == noBlock
+	case strings.HasPrefix(s, "----shard_id [") ||
 		strings.HasPrefix(s, "-----node_id[") || s == "---- unassigned":
 		return d.block == routingBlock || d.block == noBlock
 	}
 	if env, ok := levelFirst(s); ok {
 		d.block, d.threadNode, d.ctx = noBlock, "", Where{Shard: -1}
+		d.index, d.indexUUID = "", ""
 		d.context(env)
 		return d.envelope(meta, env, stream, out)
 	}
 	if t, src, ok := julHeader(s); ok {
 		d.block, d.threadNode, d.ctx = noBlock, "", Where{Shard: -1}
+		d.index, d.indexUUID = "", ""
 		d.lastTime, d.hasTime = t, true
 		meta.Time, meta.Timed = t, true
 		d.jul = &julPending{meta: meta, source: src}
@@ -517,6 +535,23 @@ func startsRecord(t string) bool {
 	return ok
 }
 
+// startsWrappedRecord is startsRecord for a line that may be the rest of
+// a wrapped one: a cut can fall just before a bracketed timestamp in the
+// message, so a pattern line counts only with its level after the time.
+func startsWrappedRecord(t string) bool {
+	if isPatternStart(t) {
+		_, rest, _ := strings.Cut(t, "]")
+		rest = strings.TrimPrefix(rest, "[")
+		for _, l := range []string{"TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL"} {
+			if strings.HasPrefix(rest, l) {
+				return true
+			}
+		}
+		return false
+	}
+	return startsRecord(t)
+}
+
 // indentBefore counts the spaces and tabs right before at.
 func indentBefore(s string, at int) int {
 	n := 0
@@ -585,6 +620,13 @@ func (d *decoder) continuation(s string, meta parse.Meta) bool {
 			x.chain = append(x.chain, th)
 		}
 		x.msgOpen = true
+	case x.msgOpen && x.stream != 0 && d.unprefixed && x.msgLines < maxMessageLines && len(x.chain) > 0 && !startsWrappedRecord(t):
+		// A message the runner printed on one prefixed line, wrapped by
+		// the terminal it was copied from: the rest of the line comes
+		// back with no prefix and goes on where the wrap cut it, with
+		// the space the cut fell before, if any.
+		x.joinWrapped(meta.Text)
+		x.msgLines++
 	case x.msgOpen && d.indent > x.indent && x.msgLines < maxMessageLines && len(x.chain) > 0 && !startsRecord(t):
 		// A message of several lines (a YAML REST test's failure, a
 		// pretty-printed check) goes on, indented, before the frames.
@@ -625,11 +667,14 @@ func (d *decoder) routingLine(meta parse.Meta, s string, out *parse.Sink) bool {
 		out.Diag(meta.Pos, "%v", err)
 		return true
 	}
-	ver, sec := d.version, d.section
+	ver, sec, uuid := d.version, d.section, ""
 	if d.block != routingBlock {
 		ver, sec = -1, ""
 	}
-	out.Emit(&RoutingRow{Meta: meta, Routing: r, Version: ver, Section: sec})
+	if d.index != "" && d.index == r.Index {
+		uuid = d.indexUUID
+	}
+	out.Emit(&RoutingRow{Meta: meta, Routing: r, Version: ver, Section: sec, IndexUUID: uuid})
 	return true
 }
 

@@ -95,7 +95,8 @@ type TranslogCheckpoint struct {
 const (
 	StepSeqNoStart      = "seqno-start"      // performing sequence numbers based recovery. starting at [S]
 	StepSeqNoRange      = "seqno-range"      // 6.x testing sequence numbers in range: [S, lcp]
-	StepHistoryRetained = "history-retained" // 7.x history is retained by {lease|retention lock}
+	StepHistoryRetained = "history-retained" // 7.4+ history is retained by {RetentionLease{..}|retention lock}
+	StepFileBasedStart  = "file-based-start" // 7.4+ performing file-based recovery followed by history replay starting at [S]
 	StepSkipPhase1      = "skip-phase1"      // skipping [phase1]- identical sync id
 	StepPhase1Files     = "phase1-files"     // recovery [phase1]: recovering_files [n] ...
 	StepPhase1Took      = "phase1-took"      // recovery [phase1]: took [..]
@@ -112,9 +113,14 @@ const (
 type RecoverySource struct {
 	parse.Meta
 	Where
-	Target  string
-	Step    string
-	Start   int64 // StepSeqNoStart, StepSeqNoRange, StepPhase2Send
+	Target string
+	Step   string
+	// Start is the first seq# of StepSeqNoStart, StepFileBasedStart (the
+	// safe commit's local checkpoint + 1), StepSeqNoRange and
+	// StepPhase2Send, and StepHistoryRetained's lease's
+	// retainingSequenceNumber (the seq# from which the lease keeps the
+	// history).
+	Start   int64
 	End     int64 // StepEndSeqNo, StepSeqNoRange
 	ReqFrom int64 // StepPhase2Send
 	ReqTo   int64
@@ -123,9 +129,11 @@ type RecoverySource struct {
 	Ops     int64 // StepBatch
 	Final   bool
 	SyncID  string
-	// RetainedBy is what StepHistoryRetained names: "lease" or
-	// "retention lock".
+	// RetainedBy is what StepHistoryRetained names: "lease" (7.4+ prints
+	// the lease, RetentionLease.toString) or "retention lock"; LeaseID is
+	// the lease's id (`peer_recovery/<target node id>`).
 	RetainedBy string `json:",omitempty"`
+	LeaseID    string `json:",omitempty"`
 }
 
 // Recovery steps printed by the target (PeerRecoveryTargetService).
@@ -220,11 +228,28 @@ func (*NodesAdded) Kind() string { return "es.nodes-added" }
 // RoutingRow is one shortSummary row of a routing table dump. Version is
 // the `routing_table (version N):` it sits under, -1 when the excerpt cut it.
 // Section is "routing_table", "routing_nodes" or "" when unknown.
+// IndexUUID is the uuid of the `-- index [[name/uuid]]` header the row
+// sits under, "" where the dump printed none (routing_nodes rows).
 type RoutingRow struct {
 	parse.Meta
-	Routing esval.Routing
-	Version int64
-	Section string
+	Routing   esval.Routing
+	Version   int64
+	Section   string
+	IndexUUID string `json:",omitempty"`
+}
+
+// IndexLife is the master creating or deleting an index: 5.x-8.x
+// MetadataCreateIndexService (MetaData... before 7.x) `[name] creating
+// index, cause [..], templates [..], shards [n]/[r]...`, which prints the
+// name only, and MetadataDeleteIndexService `[name/uuid] deleting index`,
+// which prints the index as Index.toString does. An index created again
+// under a deleted one's name is another index: another uuid, its own
+// seq#s, checkpoints and commits.
+type IndexLife struct {
+	parse.Meta
+	Index   string
+	UUID    string `json:",omitempty"`
+	Deleted bool
 }
 
 // Disruption is a test's NetworkDisruption start or stop.
@@ -353,6 +378,7 @@ func (*SeqNoStats) Kind() string         { return "es.seqno-stats" }
 func (*Resync) Kind() string             { return "es.resync" }
 func (*NodeRow) Kind() string            { return "es.node" }
 func (*RoutingRow) Kind() string         { return "es.routing" }
+func (*IndexLife) Kind() string          { return "es.index-life" }
 func (*Disruption) Kind() string         { return "es.disruption" }
 func (*DocMissing) Kind() string         { return "es.doc-missing" }
 func (*SeqNoTwice) Kind() string         { return "es.seqno-twice" }

@@ -23,7 +23,7 @@ var generalSystem = parse.System{Name: "es", NewDecoder: func(source string, opt
 	d := NewDecoder(source, opts).(*decoder)
 	d.general = true
 	return d
-}}
+}, Knows: System.Knows}
 
 // sameAsGeneral scans input with and without the fast path and fails
 // unless events (every field, times included), diagnostics and counts are

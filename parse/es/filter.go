@@ -45,6 +45,7 @@ var storePhrases = []string{
 	"was processed twice",
 	"translog replay failed to cover required sequence numbers",
 	"with sync id but number of docs differ",
+	"] creating index, cause [", "] deleting index",
 	// recoverySource: every line of the recovery source's handler
 	// carries the `[recover to NODE]` marker.
 	"recover to ",

@@ -111,6 +111,9 @@ func message(m parse.Meta, w Where, recoverTo, msg string, th Thrown) (parse.Eve
 	if strings.HasSuffix(strings.TrimSpace(msg), "seq_no_stats mismatch") {
 		return seqNoStatsMismatch(m, w, msg, th)
 	}
+	if e, ok := indexLife(m, msg); ok {
+		return e, ""
+	}
 	msg = shardPrefix(&w, msg)
 	switch {
 	case strings.HasPrefix(msg, "index [") || strings.HasPrefix(msg, "index-done [") ||
@@ -309,6 +312,28 @@ func thrownMessage(m parse.Meta, w Where, msg string, th Thrown) (parse.Event, m
 	return nil, ""
 }
 
+// indexLife reads the master's `[name] creating index, cause [..]...` and
+// `[name/uuid] deleting index`.
+func indexLife(m parse.Meta, msg string) (*IndexLife, bool) {
+	in, rest, ok := bracket(msg)
+	if inner, _, ok := bracket(in); ok {
+		// `[[name/uuid]]`: an Index printed inside the message's brackets.
+		in = inner
+	}
+	if !ok || in == "" {
+		return nil, false
+	}
+	switch {
+	case strings.HasPrefix(rest, " creating index, cause ["):
+		name, _, _ := strings.Cut(in, "/")
+		return &IndexLife{Meta: m, Index: name}, true
+	case strings.TrimSpace(rest) == "deleting index":
+		name, uuid, _ := strings.Cut(in, "/")
+		return &IndexLife{Meta: m, Index: name, UUID: uuid, Deleted: true}, true
+	}
+	return nil, false
+}
+
 func isOpRejected(msg string) bool { return strings.Contains(msg, "is too old (current [") }
 
 func isCheckpointMismatch(msg string) bool {
@@ -497,6 +522,15 @@ func recoverySource(m parse.Meta, w Where, target, msg string) (parse.Event, msg
 			return fail(err)
 		}
 		e.Start = n
+	case strings.HasPrefix(msg, "performing file-based recovery followed by history replay"):
+		// 7.4+: the files, then the ops from the safe commit's
+		// local checkpoint + 1.
+		e.Step = StepFileBasedStart
+		n, _, err := numAfter(msg, "starting at")
+		if err != nil {
+			return fail(err)
+		}
+		e.Start = n
 	case strings.HasPrefix(msg, "testing sequence numbers in range: ["):
 		// 6.x: whether the translog still holds [S, lcp] decides an
 		// ops-based recovery.
@@ -507,9 +541,27 @@ func recoverySource(m parse.Meta, w Where, target, msg string) (parse.Event, msg
 		}
 		e.Start, e.End = from, to
 	case strings.HasPrefix(msg, "history is retained by "):
-		// 7.x: what keeps the ops an ops-based recovery sends.
+		// 7.4+: what keeps the ops the recovery sends. With a lease the
+		// line prints it (`RetentionLease{id='..', retainingSequenceNumber=N,
+		// timestamp=T, source='..'}`): the history is kept from #N on, and
+		// T is the lease's time in ms, no seq#.
 		e.Step = StepHistoryRetained
-		e.RetainedBy = strings.TrimSpace(strings.TrimPrefix(msg, "history is retained by "))
+		by := strings.TrimSpace(strings.TrimPrefix(msg, "history is retained by "))
+		if lease, ok := strings.CutPrefix(by, "RetentionLease{"); ok {
+			e.RetainedBy = "lease"
+			if id, ok := strings.CutPrefix(lease, "id='"); ok {
+				e.LeaseID, _, _ = strings.Cut(id, "'")
+			}
+			_, n, ok := strings.Cut(lease, ", retainingSequenceNumber=")
+			n, _, _ = strings.Cut(n, ",")
+			seq, err := strconv.ParseInt(n, 10, 64)
+			if !ok || err != nil {
+				return fail(fmt.Errorf("retention lease: want retainingSequenceNumber=N"))
+			}
+			e.Start = seq
+			return e, ""
+		}
+		e.RetainedBy = by
 	case strings.HasPrefix(msg, "skipping [phase1]"):
 		e.Step = StepSkipPhase1
 		e.SyncID, _, _ = textAfter(msg, "sync id")

@@ -80,6 +80,22 @@ var alarmMessages = []alarmMessage{
 	{"Invalid number of remote bootstrap sessions: ", RaisedDFatal, "remote_bootstrap_client.cc"},
 	{"Invalid number of remote sessions: ", RaisedDFatal, "remote_client_base.cc"},
 	{"add test coverage for case where op is unflushed", RaisedDFatal, "tablet_bootstrap.cc"},
+	// The hybrid clock: skew past the bound is an ERROR every second
+	// (FATAL past clock_skew_force_crash_bound_usec), an overflow of the
+	// logical part a WARNING every 5 s (hybrid_clock.cc).
+	{"Too big clock skew is detected", RaisedError, "hybrid_clock.cc"},
+	{"Logical component overflow: ", RaisedWarning, "hybrid_clock.cc"},
+	{"Timed out waiting for ThreadPoolToken::SubmitFunc() to finish", RaisedDFatal, "consensus_peers.cc"},
+	{"Long wait for safe op id: ", RaisedDFatal, "log.cc"},
+	// A vote the election's counter refuses (a peer answering both
+	// ways, more votes than voters) is a WARNING; a duplicate a DFATAL.
+	{"Error registering vote for peer ", RaisedWarning, "leader_election.cc"},
+	{"Duplicate vote received from peer ", RaisedDFatal, "leader_election.cc"},
+	// A FATAL before #31139, a WARNING after.
+	{"Error reading the log while preparing peer request", RaisedFatal, "consensus_queue.cc"},
+	{"Replication finished for request with unknown id ", RaisedDFatal, "retryable_requests.cc"},
+	{"Bootstrapped running request ", RaisedDFatal, "retryable_requests.cc"},
+	{"Request already replicated: ", RaisedDFatal, "retryable_requests.cc"},
 	// mvcc.cc's DFATALs, for the lines their readers cannot read.
 	{"Op sequence failure: ", RaisedDFatal, "mvcc.cc"},
 	{"Bad ht lease", RaisedDFatal, "mvcc.cc"},
@@ -114,6 +130,12 @@ var alarmSourceFiles = []string{
 	"tablet_bootstrap.cc", "tablet_bootstrap_if.cc",
 	"remote_bootstrap_client.cc", "remote_bootstrap_service.cc", "remote_bootstrap_session.cc",
 	"remote_bootstrap_file_downloader.cc", "remote_client_base.cc", "ts_tablet_manager.cc",
+	// The clocks hybrid time is read from: an unsynchronised clock, an
+	// unknown time source.
+	"hybrid_clock.cc", "physical_time.cc", "clockbound_clock.cc",
+	// Refusals at start-up (a flag's value, a thread that cannot start):
+	// operational alarms, never posing as broken invariants.
+	"flag_validators.h", "thread.cc",
 }
 
 // isAlarm is the cheap test of whether a line is an alarm: an F line
@@ -254,11 +276,29 @@ func (d *decoder) continueAlarm(l parse.Line, env *envelope) bool {
 }
 
 // alarmAt reports whether the line whose envelope is env starts an
-// alarm.
-func alarmAt(env *envelope) bool {
+// alarm: one isAlarm knows, or a line of any level but INFO holding a
+// phrase of the user's catalogue (parse.Options.AlarmPhrases).
+func (d *decoder) alarmAt(env *envelope) bool {
 	if env.hasClock {
-		return isAlarm(env.sev, env.fileName(), env.msg)
+		if isAlarm(env.sev, env.fileName(), env.msg) {
+			return true
+		}
+		return d.added != nil && env.sev != 'I' && env.sev != 'D' && d.added.match(env.msg)
 	}
 	// Pasted without its envelope: the words alone.
-	return alarmPhrases.match(afterPrefix(env.msg))
+	msg := afterPrefix(env.msg)
+	return alarmPhrases.match(msg) || d.added != nil && d.added.match(msg)
+}
+
+// addedPhrases is the matcher of a user catalogue's alarm phrases, or nil
+// for none.
+func addedPhrases(phrases []string) *matcher {
+	if len(phrases) == 0 {
+		return nil
+	}
+	list := make([][]byte, len(phrases))
+	for i, p := range phrases {
+		list[i] = []byte(p)
+	}
+	return newMatcher(list)
 }

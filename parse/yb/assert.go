@@ -1,6 +1,7 @@
 package yb
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/logsleuth/logsleuth/grammar/ybval"
@@ -102,17 +103,7 @@ func (d *decoder) checkFailed(base Base, text string, out *parse.Sink) Event {
 		closeAt := closeParen(rest, vs)
 		if open >= 0 && closeAt > vs {
 			ev.Expr = strings.TrimSpace(rest[:open])
-			left, right := strings.TrimSpace(rest[open+1:vs]), strings.TrimSpace(rest[vs+5:closeAt])
-			l, err1 := ybval.ParseHybridTime(left)
-			r, err2 := ybval.ParseHybridTime(right)
-			if err1 == nil && err2 == nil {
-				ev.Left, ev.Right, ev.HasValues = l, r, true
-			} else if rangeOnly(err1, err2) {
-				// Hybrid times no build prints: the check stands, its
-				// operands are unknown.
-				ev.Left, ev.Right = l, r
-				noteUnread(out, base.Pos, "Check failed", []string{"the left operand", "the right operand"}, err1, err2)
-			}
+			readOperands(ev, strings.TrimSpace(rest[open+1:vs]), strings.TrimSpace(rest[vs+5:closeAt]), base.Pos, out)
 			tail = rest[closeAt+1:]
 		}
 	}
@@ -150,6 +141,67 @@ func (d *decoder) checkFailed(base Base, text string, out *parse.Sink) Event {
 		}
 	}
 	return ev
+}
+
+// readOperands reads the two values `(A vs. B)` a check printed: hybrid
+// times, or the QueueItems the queue checks compare (CHECK_EQ on
+// queue_.front() or queue_.back()).
+func readOperands(ev *CheckFailed, left, right string, pos parse.Pos, out *parse.Sink) {
+	if strings.HasPrefix(left, "{ hybrid_time: ") {
+		readQueueOperands(ev, left, right, pos, out)
+		return
+	}
+	l, err1 := ybval.ParseHybridTime(left)
+	r, err2 := ybval.ParseHybridTime(right)
+	if err1 == nil && err2 == nil {
+		ev.Left, ev.Right, ev.HasValues = l, r, true
+	} else if rangeOnly(err1, err2) {
+		// Hybrid times no build prints: the check stands, its
+		// operands are unknown.
+		ev.Left, ev.Right = l, r
+		noteUnread(out, pos, "Check failed", []string{"the left operand", "the right operand"}, err1, err2)
+	}
+}
+
+// readQueueOperands reads the two QueueItems a queue check printed,
+// `{ hybrid_time: H op_id: T.I } vs. { hybrid_time: H op_id: T.I }`: the
+// queue's front or back, and the op replicated or aborted. An operand
+// whose numbers are out of range is kept unread (never 0) and said in a
+// diagnostic; one that does not read at all leaves the check without
+// values.
+func readQueueOperands(ev *CheckFailed, left, right string, pos parse.Pos, out *parse.Sink) {
+	l, lop, err1 := queueItem(left)
+	r, rop, err2 := queueItem(right)
+	if !rangeOnly(err1, err2) {
+		out.Diag(pos, "Check failed: cannot read the queue items %q and %q", clip(left), clip(right))
+		return
+	}
+	ev.Left, ev.Right, ev.LeftOp, ev.RightOp, ev.HasOps = l, r, lop, rop, true
+	noteUnread(out, pos, "Check failed", []string{"the left queue item", "the right queue item"}, err1, err2)
+}
+
+// queueItem reads `{ hybrid_time: H op_id: T.I }`. A part out of range
+// reads as unread, with the range error.
+func queueItem(s string) (ybval.HybridTime, ybval.OpID, error) {
+	v, err := ybval.ParseValue(s)
+	if err != nil {
+		return ybval.Unread, ybval.UnreadOpID, err
+	}
+	if v.Struct == nil || v.Struct.Get("hybrid_time") == nil || v.Struct.Get("op_id") == nil {
+		return ybval.Unread, ybval.UnreadOpID, fmt.Errorf("%q is not a queue item", clip(s))
+	}
+	ht, err1 := ybval.HybridTimeOf(v.Struct.Get("hybrid_time"))
+	if err1 != nil {
+		ht = ybval.Unread
+	}
+	op, err2 := ybval.OpIDOf(v.Struct.Get("op_id"))
+	if err2 != nil {
+		op = ybval.UnreadOpID
+	}
+	if err1 != nil {
+		return ht, op, err1
+	}
+	return ht, op, err2
 }
 
 // rangeOnly reports whether every error in errs is nil or a range error:

@@ -83,10 +83,12 @@ type decoder struct {
 	// FATAL-details line) so the other form of the same message is not
 	// read as a second break.
 	fatals map[string]bool
+	// added matches the alarm phrases of a user's catalogue, or is nil.
+	added *matcher
 }
 
 func newDecoder(source string, opts parse.Options) *decoder {
-	d := &decoder{source: source, fatals: map[string]bool{}}
+	d := &decoder{source: source, fatals: map[string]bool{}, added: addedPhrases(opts.AlarmPhrases)}
 	if opts.Year > 0 {
 		d.years = yearKeeper{year: opts.Year, fixed: true, known: true, from: parse.YearFromFlag}
 	}
@@ -239,7 +241,7 @@ func (d *decoder) fresh(l parse.Line, env *envelope, out *parse.Sink) bool {
 		// The cheap byte test: a glog line from a source file none of
 		// this package's messages come from is not read further,
 		// unless it is an alarm.
-		if alarmAt(env) {
+		if d.alarmAt(env) {
 			return d.startAlarm(l, env, out)
 		}
 		return false
@@ -249,7 +251,7 @@ func (d *decoder) fresh(l parse.Line, env *envelope, out *parse.Sink) bool {
 		d.addItem(l, string(msg), out)
 		return true
 	}
-	alarm := alarmAt(env)
+	alarm := d.alarmAt(env)
 	if !interesting(msg) {
 		if alarm {
 			return d.startAlarm(l, env, out)

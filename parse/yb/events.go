@@ -148,6 +148,9 @@ type HTTooLow struct {
 	Queue      []QueueEntry
 	HasQueue   bool
 	Artificial bool
+	// Assigned is the time a release build gave the op instead (the
+	// bound, incremented), when Artificial; Unread if it did not read.
+	Assigned ybval.HybridTime
 	// Follower is set when the block printed is_follower_side=1.
 	Follower bool
 }
@@ -168,9 +171,15 @@ func (e *HTTooLow) Bound(name string) *Bound {
 type CheckFailed struct {
 	Base
 	Expr string
-	// Left and Right are A and B when both read as hybrid times.
-	Left, Right ybval.HybridTime
-	HasValues   bool
+	// Left and Right are A and B when both read as hybrid times
+	// (HasValues), or the hybrid times of the QueueItems `{ hybrid_time:
+	// H op_id: T.I }` the queue checks compare (HasOps, with LeftOp and
+	// RightOp their op ids). A number out of range is kept unread
+	// (ybval.Unread, ybval.UnreadOpID), never 0.
+	Left, Right     ybval.HybridTime
+	HasValues       bool
+	LeftOp, RightOp ybval.OpID
+	HasOps          bool
 	// Extra holds the `name=value` pairs some checks print after the
 	// prefix, in order.
 	Extra []KV

@@ -449,12 +449,23 @@ func plural(n int, one, many string) string {
 func (d *decoder) tooLowStart(base Base, text string, l parse.Line, out *parse.Sink) *HTTooLow {
 	var rest string
 	ev := &HTTooLow{Base: base}
-	if i := strings.Index(text, "operation's hybrid time too low: "); i >= 0 {
-		rest = text[i+len("operation's hybrid time too low: "):]
-	} else if i := strings.Index(text, "artificially incremented hybrid time: "); i >= 0 {
+	if i := strings.Index(text, "artificially incremented hybrid time: "); i >= 0 {
+		// `Assigning an artificially incremented hybrid time: H. This
+		// needs to be investigated. New operation's hybrid time too
+		// low: ...`: the time given instead, then the op's own.
 		rest = text[i+len("artificially incremented hybrid time: "):]
 		ev.Artificial = true
-	} else {
+		v, _ := takeValue(rest)
+		h, err := ybval.ParseHybridTime(strings.TrimRight(v, "."))
+		if err != nil {
+			h = ybval.Unread
+			out.Diag(l.Pos, "hybrid time too low: the hybrid time assigned instead %s: %v; kept as unknown", clip(v), err)
+		}
+		ev.Assigned = h
+	}
+	if i := strings.Index(text, "operation's hybrid time too low: "); i >= 0 {
+		rest = text[i+len("operation's hybrid time too low: "):]
+	} else if !ev.Artificial {
 		return nil
 	}
 	val, tail := takeValue(rest)

@@ -16,7 +16,7 @@ import (
 )
 
 // noSkip is System without its Skip test: every line goes to the decoder.
-var noSkip = parse.System{Name: System.Name, NewDecoder: System.NewDecoder}
+var noSkip = parse.System{Name: System.Name, NewDecoder: System.NewDecoder, Knows: System.Knows}
 
 // sameWithoutSkip checks that Skip changes nothing but the work done: the
 // events, diagnostics and counts of a scan are those of a scan where the

@@ -335,8 +335,73 @@ func (b *builder) finish(rep *render.Report) {
 			b.finding(&rep.Findings[i])
 		}
 		b.m.Title = title(rep)
+		b.m.Diags, b.m.Year, b.m.YearGuessed = diagnostics(rep)
+		if p := rep.Provenance; p != nil {
+			b.m.Footer = p.FooterLine()
+		}
+		for i, c := range rep.Stats.Recognitions() {
+			if i == maxDiags {
+				b.m.Recognised = append(b.m.Recognised, fmt.Sprintf("... and %d more sources (see the JSON report)", len(rep.Stats.Sources)-i))
+				break
+			}
+			b.m.Recognised = append(b.m.Recognised, render.Sanitize(c.String()))
+		}
+		if note := omittedNote(rep); note != "" {
+			b.m.Notes = append(b.m.Notes, note)
+		}
 	}
+	bound(b.m)
 	sanitizeModel(b.m)
+}
+
+// maxDiags bounds the diagnostics the page lists; all are in the JSON
+// report.
+const maxDiags = 200
+
+// diagnostics are what the page must say about the read: unreadable
+// inputs, inputs nothing in which was recognised, diagnostics, and where
+// the year came from when the logs did not print one.
+func diagnostics(rep *render.Report) (diags []string, year string, guessed bool) {
+	st := &rep.Stats
+	for _, u := range st.Unreadable {
+		diags = append(diags, "not read: "+render.Sanitize(u))
+	}
+	for _, s := range st.Unrecognised() {
+		diags = append(diags, fmt.Sprintf("%s: nothing recognised (%s)", render.Sanitize(s.Source), plural(s.Lines, "line")))
+	}
+	for i, d := range st.Diagnostics {
+		if i == maxDiags {
+			diags = append(diags, fmt.Sprintf("... and %d more diagnostics (see the JSON report)", len(st.Diagnostics)-i))
+			break
+		}
+		diags = append(diags, render.Sanitize(d.String()))
+	}
+	var whys []string
+	for _, s := range st.Sources {
+		why := ""
+		switch s.YearFrom {
+		case parse.YearAssumed:
+			why = fmt.Sprintf("year %d assumed for %s: it printed none (use --year)", s.Year, s.Source)
+		case parse.YearFromHybridTime:
+			why = fmt.Sprintf("year %d of %s inferred from its hybrid times", s.Year, s.Source)
+		case parse.YearFromCollector:
+			why = fmt.Sprintf("year %d of %s taken from the collector's timestamps", s.Year, s.Source)
+		}
+		if why != "" {
+			whys = append(whys, render.Sanitize(why))
+			guessed = true
+		}
+	}
+	return diags, strings.Join(whys, "; "), guessed
+}
+
+// omittedNote says, when --max-findings left findings out, how many.
+func omittedNote(rep *render.Report) string {
+	n := rep.OmittedCount()
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s more not shown (--max-findings %d)", plural(n, "finding"), rep.MaxFindings)
 }
 
 // sanitizeModel cleans every string that came from a log (ids, node
@@ -369,7 +434,7 @@ func sanitizeModel(m *Model) {
 func title(rep *render.Report) string {
 	c := rep.Counts()
 	return fmt.Sprintf("%s (%s, %s, %s) in %s, %s, %s",
-		plural(len(rep.Findings), "finding"), plural(c[rules.Error], "error"), plural(c[rules.Warning], "warning"), plural(c[rules.Note], "note"),
+		plural(len(rep.Findings)+rep.OmittedCount(), "finding"), plural(c[rules.Error], "error"), plural(c[rules.Warning], "warning"), plural(c[rules.Note], "note"),
 		plural(len(rep.Stats.Sources), "source"), plural(rep.Stats.Lines, "line"), plural(rep.Stats.Events, "event"))
 }
 

@@ -66,6 +66,8 @@ func WriteModel(w io.Writer, m *Model) error {
 <aside id="side">
 <h2>Findings</h2>
 <ul id="findings"></ul>
+<details id="diags" hidden></details>
+<details id="sources" hidden></details>
 <div id="legend"></div>
 </aside>
 <div id="right">
@@ -76,6 +78,7 @@ func WriteModel(w io.Writer, m *Model) error {
 </section>
 </div>
 </div>
+<footer id="footer"></footer>
 <div id="tip"></div>
 <script type="application/json" id="timeline-data">`, hashSource(css), hashSource(script), html.EscapeString(render.Sanitize(title)), css)
 	b.Write(data)

@@ -29,6 +29,18 @@ type Model struct {
 	Lines []Line `json:"lines"`
 	// Notes are what the page must say about what it could not draw.
 	Notes []string `json:"notes,omitempty"`
+	// Diags are the run's diagnostics and unreadable inputs, as the page
+	// lists them: a reader must know the verdict rests on a partial read.
+	Diags []string `json:"diags,omitempty"`
+	// Year says where the year of yearless (glog) timestamps came from
+	// when the logs did not print it; YearGuessed is set then, and the
+	// header says the dates are not as printed.
+	Year        string `json:"year,omitempty"`
+	YearGuessed bool   `json:"yearGuessed,omitempty"`
+	// Recognised says per source "N of M lines recognised".
+	Recognised []string `json:"recognised,omitempty"`
+	// Footer is the run's provenance, for the page's footer.
+	Footer string `json:"footer,omitempty"`
 }
 
 // Line is one log line quoted as evidence.

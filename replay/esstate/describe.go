@@ -221,12 +221,21 @@ func (sh *Shard) String() string {
 // DescribeAll prints every shard in index, shard order; it backs `logsleuth
 // state` when no shard is named.
 func (s *State) DescribeAll(w io.Writer) error {
-	if len(s.Shards) == 0 {
+	if len(s.Shards) == 0 && len(s.Deleted) == 0 {
 		_, err := io.WriteString(w, "no shard state in the input\n")
 		return err
 	}
 	for _, id := range s.ShardIDs() {
 		if err := s.Shards[id].describe(w); err != nil {
+			return err
+		}
+	}
+	// The incarnations of indices deleted since, as they were.
+	for _, d := range s.Deleted {
+		if _, err := fmt.Fprintf(w, "deleted %s, index uuid %s: ", d.At, orDash(d.Shard.UUID)); err != nil {
+			return err
+		}
+		if err := d.Shard.describe(w); err != nil {
 			return err
 		}
 	}
@@ -243,6 +252,9 @@ func (sh *Shard) primaryName() string {
 
 func (h *RetainedHistory) String() string {
 	what := "history retained by " + h.By
+	if h.Lease != "" {
+		what += " " + h.Lease
+	}
 	if h.By == "translog" {
 		what = fmt.Sprintf("history tested in [%d, %d]", h.From, h.To)
 	} else if h.From != Unknown {
@@ -251,6 +263,8 @@ func (h *RetainedHistory) String() string {
 	switch {
 	case !h.Decided:
 		what += " (outcome not shown)"
+	case h.Covered && h.FileBased:
+		what += " (covered: file-based, history replay)"
 	case h.Covered:
 		what += " (covered: ops-based)"
 	default:

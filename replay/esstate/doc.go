@@ -6,7 +6,11 @@
 // and global checkpoints, max seq#, the index commits a copy is known to
 // hold and which of them should already have been deleted, its peer
 // recoveries, and the operations it may still hold from a history the
-// cluster abandoned at a failover.
+// cluster abandoned at a failover; what replay learns of each recovery's
+// starting commit (a suspect stale commit pending until a line shows the
+// choice, a recovery shown to start from a commit it must not use, the
+// docs such a start left out); and each index by incarnation (an index
+// deleted and created again under its name is another index).
 //
 // The fold is pure: Apply takes time only from events, never reads files,
 // the environment or the clock, and iterates maps in sorted order, so the

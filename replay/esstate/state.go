@@ -103,6 +103,10 @@ type Recovery struct {
 	// Safe is the commit the target started from, when logged.
 	Safe   *esval.Commit
 	SafeAt Ref
+	// Replay is set when the source said (7.4+) that the files are
+	// followed by the history from Start, the safe commit's lcp + 1: the
+	// target then needs every op from there, as an ops-based one does.
+	Replay bool
 	// GCP is the persisted global checkpoint the target started with.
 	GCP       int64
 	Started   Ref
@@ -117,25 +121,43 @@ type Recovery struct {
 	Retained *RetainedHistory
 	// Lost are ops of the primary's history this recovery left out.
 	Lost []LostOp
+	// UnsafeAt is the line that showed the recovery started from a commit
+	// it must not use (a safe commit that was not, a commit it should have
+	// deleted, an ops-based start above abandoned ops); Line 0 until one did.
+	UnsafeAt Ref
+	// RangeChecked is set once the recovery ended with its required range
+	// known and its target's ops traced, so that the range was checked.
+	RangeChecked bool
 }
+
+// MaxRange bounds the required range a recovery is checked over, so one
+// absurd line cannot make a run slow.
+const MaxRange = 100_000
 
 // RetainedHistory is the source's check that it still holds the ops an
 // ops-based recovery needs: 6.x `testing sequence numbers in range: [S,
 // L]` (its translog must hold every op from S to its local checkpoint L),
-// 7.x `history is retained by {lease|retention lock}` (its history from
-// the requested start on is complete and kept). An ops-based start after
-// the check means the check passed (Covered); a file-based one after it,
-// that it failed.
+// 7.4+ `history is retained by RetentionLease{id='..',
+// retainingSequenceNumber=N, timestamp=T, ..}` (the target's lease keeps
+// the history from #N on, and N is at most the requested start) or `..
+// by retention lock` (its history from the requested start on is complete
+// and kept while the recovery runs). An ops-based start after the check
+// means the check passed (Covered); a file-based one after it, that it
+// failed.
 type RetainedHistory struct {
-	// From and To are the range tested (6.x); To is Unknown on 7.x, and
-	// From too until the ops-based start names it.
+	// From and To are the range tested (6.x); To is Unknown on 7.x. From
+	// is a lease's retaining seq#, and for the retention lock Unknown
+	// until the ops-based start names it.
 	From, To int64
-	// By is "translog" (6.x), "lease" or "retention lock" (7.x).
+	// By is "translog" (6.x), "lease" or "retention lock" (7.x+).
 	By string
-	At Ref
-	// Decided is set once the recovery's kind showed the outcome.
-	Decided, Covered bool
-	DecidedAt        Ref
+	// Lease is the lease's id, where the line printed it.
+	Lease string
+	At    Ref
+	// Decided is set once the recovery's kind showed the outcome;
+	// FileBased once it was a file-based one.
+	Decided, Covered, FileBased bool
+	DecidedAt                   Ref
 }
 
 // LostOp is a doc a recovery left out of the target: its seq# sits in the
@@ -188,6 +210,9 @@ type Copy struct {
 	StaleSince Ref
 	Commits    []*CommitRef
 	Recoveries []*Recovery
+	// Suspect is pending while the copy recovers with a persisted gcp that
+	// lets a commit holding Stale ops qualify as safe.
+	Suspect    *Suspect
 	Translog   *esval.Checkpoint
 	TranslogAt Ref
 	// TranslogContext is how the last checkpoint was printed
@@ -229,9 +254,12 @@ func (c *Copy) Recovering() bool {
 	return r != nil && !r.Done && !r.Finalized
 }
 
-// Shard is one replication group.
+// Shard is one replication group of one incarnation of its index.
 type Shard struct {
-	ID      ShardID
+	ID ShardID
+	// UUID is the index uuid a routing dump (`-- index [[name/uuid]]`) or
+	// a delete line printed for this incarnation, "" until one did.
+	UUID    string
 	Version int64
 	// Term is the primary term: printed, or counted from primary changes.
 	Term        int64
@@ -281,20 +309,43 @@ type State struct {
 	// for two nodes, and each log's own node lines say which it means.
 	ids    map[string]string
 	srcIDs map[string]map[string]string
-	// idRef is the first line that gave a (name, id) pair.
-	idRef map[[2]string]Ref
+	// idRef is the first line that gave a (name, id) pair: the earliest,
+	// and of lines of one time, the least by source and line, so that the
+	// order the sources were given in does not choose it.
+	idRef map[[2]string]timedRef
 	// NameReuses are the node names the logs mapped to more than one id.
 	NameReuses []NameReuse
-	// Shards is written by Shard only (lookups cache its last answer).
-	Shards     map[ShardID]*Shard
+	// Shards holds the live incarnation of each index name's shards; it
+	// is written by Shard and the incarnation changes only (lookups cache
+	// its last answer). An index deleted and created again under its name
+	// is another index: lines name an index by name, and the name means
+	// the incarnation live when the line was printed.
+	Shards map[ShardID]*Shard
+	// uuids maps an index name to the uuid of its live incarnation, where
+	// a line printed it; parked holds, by uuid, the shards of another
+	// incarnation a routing dump named the name for (two clusters' logs
+	// may each hold an index of one name).
+	uuids  map[string]string
+	parked map[string][]*Shard
+	// Deleted are the shards of deleted incarnations, in the order the
+	// delete lines came, with the line that deleted each.
+	Deleted []DeletedShard
+	// Lost are the docs recoveries left out, in the order found.
+	Lost       []*LostDoc
 	Disruption *Disruption
 	last       *Shard
+}
+
+// DeletedShard is a shard of an index the master deleted.
+type DeletedShard struct {
+	Shard *Shard
+	At    Ref
 }
 
 // New returns an empty state.
 func New() *State {
 	return &State{names: map[string]string{}, ids: map[string]string{}, srcIDs: map[string]map[string]string{},
-		idRef: map[[2]string]Ref{}, Shards: map[ShardID]*Shard{}}
+		idRef: map[[2]string]timedRef{}, Shards: map[ShardID]*Shard{}, uuids: map[string]string{}, parked: map[string][]*Shard{}}
 }
 
 // NameReuse is one node name the logs gave two or more node ids: a node
@@ -302,9 +353,28 @@ func New() *State {
 // Their copies are kept apart.
 type NameReuse struct {
 	Name string
-	IDs  []string
+	// IDs are sorted: which id a merge of several logs met first depends
+	// on the order the logs were given in when their lines tie in time.
+	IDs []string
 	// At holds, per id, the first line that gave the name that id.
 	At []Ref
+}
+
+// timedRef is a line and its time.
+type timedRef struct {
+	Ref
+	t time.Time
+}
+
+// before orders lines by time, then source, then line.
+func (a timedRef) before(b timedRef) bool {
+	if !a.t.Equal(b.t) {
+		return a.t.Before(b.t)
+	}
+	if a.Source != b.Source {
+		return a.Source < b.Source
+	}
+	return a.Line < b.Line
 }
 
 // CopyKey is the key of the copy a line of src means by node name: the
@@ -338,13 +408,14 @@ func (s *State) LookupFor(id ShardID, e parse.Event, name string) *Copy {
 // learnNode records that a node line of src names id name. A copy held
 // under the name before its id was known becomes the id's copy; a name
 // already held by another id is a reuse, and its new copies are new.
-func (s *State) learnNode(src, name, id string, at Ref) {
+func (s *State) learnNode(src, name, id string, at Ref, t time.Time) {
 	if name == "" || id == "" {
 		return
 	}
 	s.names[id] = name
-	if _, ok := s.idRef[[2]string{name, id}]; !ok {
-		s.idRef[[2]string{name, id}] = at
+	if old, ok := s.idRef[[2]string{name, id}]; !ok || (timedRef{at, t}).before(old) {
+		s.idRef[[2]string{name, id}] = timedRef{at, t}
+		s.refreshReuse(name, id, at)
 	}
 	if old, ok := s.ids[name]; ok && old != id {
 		s.noteReuse(name, old, id)
@@ -356,10 +427,19 @@ func (s *State) learnNode(src, name, id string, at Ref) {
 		s.srcIDs[src] = m
 	}
 	m[name] = id
-	for _, sid := range s.ShardIDs() {
-		sh := s.Shards[sid]
+	rekey := func(sh *Shard) {
 		if c := sh.find(name); c != nil && c.NodeID == "" && sh.find(id) == nil {
 			sh.rekey(c, id)
+		}
+	}
+	for _, sid := range s.ShardIDs() {
+		rekey(s.Shards[sid])
+	}
+	// A parked incarnation's copies are the same nodes' (map order does
+	// not matter: each shard is rekeyed on its own).
+	for _, shs := range s.parked {
+		for _, sh := range shs {
+			rekey(sh)
 		}
 	}
 }
@@ -376,11 +456,44 @@ func (s *State) noteReuse(name, old, id string) {
 			}
 		}
 		r.IDs = append(r.IDs, id)
-		r.At = append(r.At, s.idRef[[2]string{name, id}])
+		r.At = append(r.At, s.idRef[[2]string{name, id}].Ref)
+		r.sort()
 		return
 	}
-	s.NameReuses = append(s.NameReuses, NameReuse{Name: name, IDs: []string{old, id},
-		At: []Ref{s.idRef[[2]string{name, old}], s.idRef[[2]string{name, id}]}})
+	r := NameReuse{Name: name, IDs: []string{old, id},
+		At: []Ref{s.idRef[[2]string{name, old}].Ref, s.idRef[[2]string{name, id}].Ref}}
+	r.sort()
+	s.NameReuses = append(s.NameReuses, r)
+	sort.Slice(s.NameReuses, func(i, j int) bool { return s.NameReuses[i].Name < s.NameReuses[j].Name })
+}
+
+// refreshReuse puts at as the line of (name, id) in a reuse that lists it.
+func (s *State) refreshReuse(name, id string, at Ref) {
+	for i := range s.NameReuses {
+		r := &s.NameReuses[i]
+		if r.Name != name {
+			continue
+		}
+		for j, x := range r.IDs {
+			if x == id {
+				r.At[j] = at
+			}
+		}
+	}
+}
+
+// sort orders the ids, their lines with them.
+func (r *NameReuse) sort() {
+	idx := make([]int, len(r.IDs))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool { return r.IDs[idx[a]] < r.IDs[idx[b]] })
+	ids, at := make([]string, len(idx)), make([]Ref, len(idx))
+	for i, j := range idx {
+		ids[i], at[i] = r.IDs[j], r.At[j]
+	}
+	r.IDs, r.At = ids, at
 }
 
 // rekey moves c to key, the node id its name now maps to.
@@ -409,7 +522,7 @@ func (s *State) NodeName(id string) string {
 func (s *State) Shard(id ShardID) *Shard {
 	sh := s.Find(id)
 	if sh == nil {
-		sh = &Shard{ID: id, Version: -1, Term: 1, GCP: Unknown, Copies: map[string]*Copy{}}
+		sh = &Shard{ID: id, UUID: s.uuids[id.Index], Version: -1, Term: 1, GCP: Unknown, Copies: map[string]*Copy{}}
 		s.Shards[id] = sh
 		s.last = sh
 	}
@@ -613,12 +726,17 @@ func where(w es.Where) (ShardID, bool) {
 func (s *State) Apply(e parse.Event) {
 	switch ev := e.(type) {
 	case *es.NodeRow:
-		s.learnNode(ev.Info().Pos.Source, ev.Node.Name, ev.Node.ID, RefOf(ev))
+		s.learnNode(ev.Info().Pos.Source, ev.Node.Name, ev.Node.ID, RefOf(ev), ev.Info().Time)
 	case *es.NodesAdded:
 		for _, n := range ev.Nodes {
-			s.learnNode(ev.Info().Pos.Source, n.Name, n.ID, RefOf(ev))
+			s.learnNode(ev.Info().Pos.Source, n.Name, n.ID, RefOf(ev), ev.Info().Time)
+		}
+	case *es.IndexLife:
+		if ev.Deleted {
+			s.deleteIndex(ev.Index, ev.UUID, RefOf(ev))
 		}
 	case *es.RoutingRow:
+		s.incarnation(ev.Routing.Index, ev.IndexUUID)
 		s.routing(ev)
 	case *es.Disruption:
 		s.disruption(ev)
@@ -639,6 +757,7 @@ func (s *State) Apply(e parse.Event) {
 		if id, ok := where(ev.Where); ok {
 			sh := s.Shard(id)
 			c := s.copyOf(sh, ev, ev.Node)
+			c.noteSuspect(ev)
 			ck := ev.Checkpoint
 			c.Translog, c.TranslogAt, c.TranslogContext = &ck, RefOf(e), ev.Context
 			if !ck.Legacy && ck.GlobalCheckpoint >= esval.NoOpsPerformed {
@@ -653,21 +772,52 @@ func (s *State) Apply(e parse.Event) {
 		}
 	case *es.RecoveryTarget:
 		if id, ok := where(ev.Where); ok {
-			c := s.copyOf(s.Shard(id), ev, ev.Node)
+			sh := s.Shard(id)
+			c := s.copyOf(sh, ev, ev.Node)
+			switch ev.Step {
+			case es.TargetFileBased:
+				c.Suspect = nil
+			case es.TargetSeqNo:
+				s.opsStart(sh, c, RefOf(ev), ev.Start)
+			case es.TargetDone:
+				c.checkRange()
+			}
 			s.recoveryTarget(c, ev)
 		}
 	case *es.RecoverySource:
 		if id, ok := where(ev.Where); ok {
-			c := s.copyOf(s.Shard(id), ev, ev.Target)
+			sh := s.Shard(id)
+			c := s.copyOf(sh, ev, ev.Target)
+			if ev.Target != "" {
+				switch ev.Step {
+				case es.StepPhase1Files:
+					c.Suspect = nil
+				case es.StepSeqNoStart:
+					s.opsStart(sh, c, RefOf(ev), ev.Start)
+				case es.StepPhase2Send:
+					if r := c.Recovery(); r == nil || r.Kind != "file" {
+						s.opsStart(sh, c, RefOf(ev), ev.Start)
+					}
+				case es.StepFinalize:
+					c.checkRange()
+				}
+			}
 			s.recoverySource(c, ev)
 		}
 	case *es.RecoveryCommits:
 		if id, ok := where(ev.Where); ok {
-			s.recoveryCommits(s.copyOf(s.Shard(id), ev, ev.Node), ev)
+			sh := s.Shard(id)
+			c := s.copyOf(sh, ev, ev.Node)
+			judged := s.judgeCommits(sh, c, ev)
+			s.recoveryCommits(c, ev)
+			if r := c.Recovery(); judged && r.UnsafeAt.Line == 0 {
+				r.UnsafeAt = RefOf(ev)
+			}
 		}
 	case *es.CommitPolicy:
 		if id, ok := where(ev.Where); ok {
 			c := s.copyOf(s.Shard(id), ev, ev.Node)
+			c.judgePolicy(ev)
 			switch ev.Action {
 			case "delete":
 				if cr := c.FindCommit(ev.Commit); cr != nil {
@@ -702,6 +852,91 @@ func (s *State) Apply(e parse.Event) {
 			c.MaxSeqNo = ev.Got.MaxSeqNo
 		}
 	}
+}
+
+func (sh *Shard) dropSuspects() {
+	for _, c := range sh.byNode {
+		c.Suspect = nil
+	}
+}
+
+// shardsOf lists the live shards of index name, by shard number.
+func (s *State) shardsOf(name string) []*Shard {
+	var out []*Shard
+	for _, id := range s.ShardIDs() {
+		if id.Index == name {
+			out = append(out, s.Shards[id])
+		}
+	}
+	return out
+}
+
+// incarnation makes uuid the live incarnation of index name, as a routing
+// dump printed it. Shards known before any uuid was printed are taken to
+// be this incarnation; those of another uuid are parked, and the uuid's
+// own parked shards come back: a seq#, checkpoint or commit of one
+// incarnation never judges another.
+func (s *State) incarnation(name, uuid string) {
+	if uuid == "" || name == "" {
+		return
+	}
+	cur, ok := s.uuids[name]
+	if cur == uuid {
+		return
+	}
+	live := s.shardsOf(name)
+	if ok && cur != "" {
+		for _, sh := range live {
+			delete(s.Shards, sh.ID)
+		}
+		s.parked[cur] = live
+		live = s.parked[uuid]
+		delete(s.parked, uuid)
+		for _, sh := range live {
+			s.Shards[sh.ID] = sh
+		}
+	}
+	for _, sh := range live {
+		sh.UUID = uuid
+	}
+	s.uuids[name] = uuid
+	s.last = nil
+}
+
+// deleteIndex ends an incarnation of index name: the live one when the
+// line names its uuid, or names none, or the live one's is unknown; a
+// parked one of that uuid otherwise. What the name means next is a new
+// index, whose history starts empty.
+func (s *State) deleteIndex(name, uuid string, at Ref) {
+	// Nothing pending of the name's recoveries may judge the index
+	// created next under it.
+	for _, sh := range s.shardsOf(name) {
+		sh.dropSuspects()
+	}
+	for _, shs := range s.parked {
+		for _, sh := range shs {
+			if sh.ID.Index == name {
+				sh.dropSuspects()
+			}
+		}
+	}
+	cur := s.uuids[name]
+	if uuid == "" || cur == "" || cur == uuid {
+		for _, sh := range s.shardsOf(name) {
+			if sh.UUID == "" {
+				sh.UUID = uuid
+			}
+			delete(s.Shards, sh.ID)
+			s.Deleted = append(s.Deleted, DeletedShard{Shard: sh, At: at})
+		}
+		delete(s.uuids, name)
+		s.last = nil
+		return
+	}
+	for _, sh := range s.parked[uuid] {
+		s.Deleted = append(s.Deleted, DeletedShard{Shard: sh, At: at})
+	}
+	delete(s.parked, uuid)
 }
 
 func (s *State) routing(ev *es.RoutingRow) {
@@ -984,6 +1219,17 @@ func (c *Copy) forgetStale(k esval.Commit) {
 	c.Stale = keep
 }
 
+// checkRange marks, when a recovery ends, that its required range is
+// checked: once, and only with the range known and the target's ops
+// traced (without TRACE lines absence proves nothing).
+func (c *Copy) checkRange() {
+	r := c.Recovery()
+	if r == nil || r.Phase2.Line == 0 || len(r.Received) == 0 || r.ReqFrom < 0 || r.ReqTo < r.ReqFrom || r.ReqTo-r.ReqFrom > MaxRange {
+		return
+	}
+	r.RangeChecked = true
+}
+
 // startRecovery returns the copy's recovery in progress, or begins one.
 // fresh forces a new one (the target's first line of a recovery).
 func (s *State) startRecovery(c *Copy, src string, at Ref, fresh bool) *Recovery {
@@ -1021,7 +1267,7 @@ func (s *State) recoveryTarget(c *Copy, ev *es.RecoveryTarget) {
 func (s *State) recoverySource(c *Copy, ev *es.RecoverySource) {
 	var r *Recovery
 	switch ev.Step {
-	case es.StepSeqNoRange, es.StepHistoryRetained, es.StepSeqNoStart, es.StepPhase1Files, es.StepSkipPhase1, es.StepPhase2Send, es.StepEndSeqNo:
+	case es.StepSeqNoRange, es.StepHistoryRetained, es.StepSeqNoStart, es.StepFileBasedStart, es.StepPhase1Files, es.StepSkipPhase1, es.StepPhase2Send, es.StepEndSeqNo:
 		r = s.startRecovery(c, ev.Node, RefOf(ev), false)
 	default:
 		// Later steps belong to the recovery they follow, if any.
@@ -1037,7 +1283,13 @@ func (s *State) recoverySource(c *Copy, ev *es.RecoverySource) {
 		if by == "" {
 			by = "lease"
 		}
-		r.Retained = &RetainedHistory{From: Unknown, To: Unknown, By: by, At: RefOf(ev)}
+		h := &RetainedHistory{From: Unknown, To: Unknown, By: by, Lease: ev.LeaseID, At: RefOf(ev)}
+		if by == "lease" && ev.Start >= 0 {
+			// The lease keeps the history from its retaining seq#,
+			// which ES required to be at most the requested start.
+			h.From = ev.Start
+		}
+		r.Retained = h
 	case es.StepSeqNoStart:
 		if r.Kind == "" {
 			r.Kind = "ops"
@@ -1049,6 +1301,17 @@ func (s *State) recoverySource(c *Copy, ev *es.RecoverySource) {
 				h.From = ev.Start
 			}
 		}
+	case es.StepFileBasedStart:
+		// 7.4+ says the choice itself: files, then the history from
+		// the safe commit's local checkpoint + 1, which the retention
+		// lock (taken before the safe commit) keeps for the recovery.
+		if h := r.Retained; h != nil && !h.Decided {
+			h.Decided, h.Covered, h.DecidedAt, h.FileBased = true, h.By == "retention lock", RefOf(ev), true
+			if h.Covered {
+				h.From = ev.Start
+			}
+		}
+		r.Kind, r.Start, r.Replay = "file", ev.Start, true
 	case es.StepPhase1Files:
 		if h := r.Retained; h != nil && !h.Decided {
 			h.Decided, h.Covered, h.DecidedAt = true, false, RefOf(ev)
@@ -1069,10 +1332,11 @@ func (s *State) recoverySource(c *Copy, ev *es.RecoverySource) {
 		r.Start, r.ReqFrom, r.ReqTo, r.Phase2 = ev.Start, ev.ReqFrom, ev.ReqTo, RefOf(ev)
 		if ev.ReqFrom < 0 {
 			// 7.x+ prints no required range; an ops-based recovery
-			// requires everything it sends, a file-based one an unknown
-			// tail of it.
+			// requires everything it sends, and so does a file-based
+			// one whose history replay starts where the source said
+			// (7.4+); another file-based one an unknown tail of it.
 			r.ReqFrom, r.ReqTo = Unknown, Unknown
-			if r.Kind == "ops" {
+			if r.Kind == "ops" || (r.Replay && ev.Start == r.Start) {
 				r.ReqFrom, r.ReqTo = ev.Start, ev.End
 			}
 		}

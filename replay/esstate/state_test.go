@@ -187,3 +187,55 @@ func TestPrintedOpTermsRaiseTheShardTerm(t *testing.T) {
 	assert.False(t, sh.TermCounted, "printed, not counted")
 	assert.Equal(t, int64(3), s.ByName(ShardID{"test", 0}, "node_t1").Term)
 }
+
+// The fold itself keeps what it learns of a recovery's starting commit,
+// with no rule pack: elastic/elasticsearch#28405 replayed leaves node_t1's
+// second recovery judged unsafe at its commit diagnostic, and docs 30 and
+// 14 of the live history lost where the stale commit held 12 and 15.
+func TestFoldJudgesRecoveryAndKeepsLostDocs(t *testing.T) {
+	b, err := os.ReadFile("../../testdata/es/safe-commit-not-safe.log")
+	require.NoError(t, err)
+	s := fold(t, string(b))
+	c := s.ByName(ShardID{"test", 1}, "node_t1")
+	require.NotNil(t, c)
+	r := c.Recovery()
+	require.NotNil(t, r)
+	assert.Equal(t, 108, r.UnsafeAt.Line, "judged at the commit diagnostic")
+	assert.True(t, c.Judged())
+	assert.Nil(t, c.Suspect, "the diagnostic settled the suspect")
+	var lost []string
+	for _, l := range s.LostDocs() {
+		assert.Same(t, c, l.Copy)
+		assert.Equal(t, 108, l.Recovery.Line)
+		lost = append(lost, l.Op.Primary.Doc+"<-"+l.Op.Stale.Doc)
+	}
+	assert.ElementsMatch(t, []string{"30<-12", "14<-15"}, lost)
+}
+
+// A recovering copy whose persisted gcp covers its abandoned ops is a
+// pending suspect until a line shows the choice; a file-based recovery
+// settles it.
+func TestSuspectPendingUntilTheRecoveryShowsItsChoice(t *testing.T) {
+	b, err := os.ReadFile("../../testdata/es/safe-commit-not-safe.log")
+	require.NoError(t, err)
+	// Up to the second recovery's translog checkpoint (gcp 3), before its
+	// commit diagnostic.
+	lines := strings.Split(string(b), "\n")
+	upTo := lines
+	for i, l := range lines {
+		if strings.Contains(l, "peer recovery existing commits") {
+			upTo = lines[:i]
+		}
+	}
+	s := fold(t, strings.Join(upTo, "\n")+"\n")
+	sus := s.Suspects()
+	require.Len(t, sus, 1)
+	c := sus[0]
+	assert.Equal(t, "node_t1", c.Node)
+	require.NotNil(t, c.Suspect)
+	assert.NotEmpty(t, c.Suspect.Stale)
+	assert.Equal(t, int64(3), c.Suspect.GCP)
+	s.Apply(&es.RecoverySource{Meta: parse.Meta{Pos: parse.Pos{Source: "t.log", Line: 999}}, Where: es.Where{Node: "node_t2", Index: "test", Shard: 1},
+		Target: "node_t1", Step: es.StepPhase1Files, Start: -2, End: -2, ReqFrom: -2, ReqTo: -2})
+	assert.Empty(t, s.Suspects(), "files replace the store: no stale commit can be used")
+}

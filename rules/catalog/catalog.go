@@ -189,3 +189,30 @@ func (m *Match) Describe() string {
 	}
 	return b.String()
 }
+
+// minPhrase is the shortest literal a parser is given to know an alarm
+// by: a shorter one would make ordinary lines alarms.
+const minPhrase = 12
+
+// AddedPhrases are the words by which a parser knows the alarms of the
+// entries of system that the user's files added (not the built-in
+// ones, whose messages parse/yb knows itself): each entry's longest run
+// of literal text with single spaces, at least minPhrase bytes. A line
+// of any level but INFO that holds one is then an alarm, whatever file
+// printed it, so an entry for a WARNING or ERROR of a file the parser
+// does not read still sees its line.
+func (c *Catalog) AddedPhrases(system string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, e := range c.bySystem[system] {
+		if e.Origin == "built-in" {
+			continue
+		}
+		if p := e.shape.phrase(); len(p) >= minPhrase && !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

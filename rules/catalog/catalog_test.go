@@ -99,6 +99,8 @@ func TestComparisonStatements(t *testing.T) {
 		{"a >= b", "a " + min + " b " + max + " h 1 k 1 o 1.1 p 1.1", "a " + min + " < b " + max + " (by 18446744073709551615)", false},
 		{"h >= k", "a 1 b 1 h { physical: 10 logical: 1 } k { physical: 77912 } o 1.1 p 1.1", "h 10.1 < k 77912 (by 77902 us)", false},
 		{"o > p", "a 1 b 1 h 1 k 1 o 3.5 p 3.7", "o 3.5 < p 3.7 (by 2 ops)", false},
+		// <min> is below every time but has no physical part: no "by".
+		{"h >= k", "a 1 b 1 h <min> k { physical: 77912 } o 1.1 p 1.1", "h <min> < k 77912", false},
 		{"a != -1", "a -1 b 1 h 1 k 1 o 1.1 p 1.1", "a -1 == -1", false},
 	} {
 		c, err := parseComparison(tc.holds, sh)

@@ -206,11 +206,13 @@ func (o outcome) by() string {
 		d := new(big.Int).Sub(big.NewInt(o.a.i), big.NewInt(o.b.i))
 		return d.Abs(d).String()
 	case kHT:
-		d := new(big.Int).Sub(new(big.Int).SetUint64(o.a.ht.Physical), new(big.Int).SetUint64(o.b.ht.Physical))
-		if d.Sign() == 0 {
+		// Only between two read points in time: <min> has no physical
+		// part to subtract.
+		d, ok := o.a.ht.PhysicalDiffOK(o.b.ht)
+		if !ok || d == 0 {
 			return ""
 		}
-		return d.Abs(d).String() + " us"
+		return strconv.FormatUint(absInt64(d), 10) + " us"
 	case kOpID:
 		if o.a.op.Term != o.b.op.Term {
 			return ""
@@ -229,4 +231,11 @@ func (o outcome) by() string {
 		return strconv.FormatFloat(d, 'g', 6, 64) + unit
 	}
 	return ""
+}
+
+func absInt64(d int64) uint64 {
+	if d < 0 {
+		return uint64(-d)
+	}
+	return uint64(d)
 }

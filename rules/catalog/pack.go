@@ -226,12 +226,12 @@ func (m *Match) finding(e parse.Event, at *parse.AlarmText, subj rules.Subject) 
 		Evidence: []rules.Evidence{rules.Cite(e)},
 		Facts:    alarmFacts(at),
 	}
-	f.Facts["entry"] = en.Key()
 	for _, n := range en.Names() {
 		v := m.Values[n]
-		f.Facts[n] = v.canonical()
+		f.Facts[factName(n)] = v.canonical()
 		fillSubject(&f.Subject, n, v)
 	}
+	f.Facts["entry"] = en.Key()
 	var broke, held, unread []string
 	for _, c := range en.holds {
 		o, err := c.eval(m.Values)
@@ -265,6 +265,22 @@ func (m *Match) finding(e parse.Event, at *parse.AlarmText, subj rules.Subject) 
 	}
 	f.Message = msg
 	return f
+}
+
+// packFacts are the facts the pack itself writes on an alarm finding.
+var packFacts = map[string]bool{
+	"entry": true, "raised": true, "where": true, "frames": true, "causes": true,
+	"occurrences": true, "last_seen": true, "unread": true, "fix": true, "family_guess": true,
+}
+
+// factName is the fact a named part is stated under: its name, unless the
+// pack writes a fact of that name (an entry's `{last_seen}`), which a
+// number of the message must not overwrite nor be overwritten by.
+func factName(n string) string {
+	if packFacts[n] || strings.HasSuffix(n, "_range") {
+		return "part_" + n
+	}
+	return n
 }
 
 func unrecognisedFinding(system string, e parse.Event, at *parse.AlarmText, subj rules.Subject) rules.Finding {

@@ -313,3 +313,23 @@ func (v value) canonical() string {
 	}
 	return v.text
 }
+
+// phrase is the shape's longest run of literal text in which words are
+// one space apart, as a log prints them: what a parser can find in a line
+// with a plain substring test.
+func (sh *shape) phrase() string {
+	best := ""
+	for _, p := range sh.parts {
+		if p.hole {
+			continue
+		}
+		for _, line := range strings.Split(p.lit, "\n") {
+			for _, run := range strings.Split(line, "  ") {
+				if run = strings.TrimSpace(run); len(run) > len(best) && !strings.ContainsAny(run, "\t\r") {
+					best = run
+				}
+			}
+		}
+	}
+	return best
+}

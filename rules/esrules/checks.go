@@ -95,6 +95,16 @@ func (p *Pack) tracker(ev *es.Tracker) {
 			if o.Node == ev.Node || !o.InSync || o.Recovering() || !o.GCPLive || o.GCPTerm != sh.Term || !checkpoint(o.GCP) || o.GCP <= ev.To {
 				continue
 			}
+			// A copy's gcp came from the primary: it proves the primary
+			// reached it, not when. Read from another log, it runs on
+			// another clock, and a replica whose clock is behind prints
+			// the gcp "before" the primary computed it. Across clocks
+			// only checkpoints order the lines, and they say no more
+			// than the primary's own lines do (a gcp going back, checked
+			// above); one log, one clock, proves the order.
+			if o.GCPAt.Source != ev.Pos.Source {
+				continue
+			}
 			var state []string
 			subj := subject(ev.Where, "")
 			if c != nil {

@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -97,4 +98,116 @@ routing_table (version 3):
 	}
 	assert.NotContains(t, rulesSeen, SeqNoConflict, "the new store never held doc x at #3: %s", formatFindings(fs))
 	assert.Contains(t, rulesSeen, NodeNameReused)
+}
+
+// 6.x: [events] deleted (`[events/uuid] deleting index`) and created again,
+// its op lines printing no allocation id: only the delete line says the
+// new #0 and gcp 0 are another index's. With it, nothing; without it, the
+// same lines are one history bound twice at #0 and a gcp going back.
+func TestIndexDeletedAndCreatedIsAnotherIndex(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(logs, "index-recreated-6x-benign.log"))
+	require.NoError(t, err)
+	fs, p, diags := analyse(t, map[string]io.Reader{"es.log": strings.NewReader(string(b))})
+	require.Empty(t, diags)
+	assert.Empty(t, fs, formatFindings(fs))
+	st := p.State()
+	require.Len(t, st.Deleted, 1)
+	old := st.Deleted[0].Shard
+	assert.Equal(t, "Ev1ccccccccccccccccccc", old.UUID)
+	assert.Equal(t, int64(1), old.GCP, "the deleted incarnation keeps its own numbers")
+	nw := st.Shards[esstate.ShardID{Index: "events", Shard: 0}]
+	require.NotNil(t, nw)
+	assert.Empty(t, nw.UUID, "no line printed the new index's uuid")
+	assert.Equal(t, int64(0), nw.GCP)
+	var out strings.Builder
+	require.NoError(t, st.DescribeAll(&out))
+	assert.Contains(t, out.String(), "deleted es.log:14, index uuid Ev1ccccccccccccccccccc: [events][0] primary node_t0", "state shows the deleted index as it was")
+
+	var kept []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if !strings.Contains(l, "deleting index") {
+			kept = append(kept, l)
+		}
+	}
+	fs, _, _ = analyse(t, map[string]io.Reader{"es.log": strings.NewReader(strings.Join(kept, "\n"))})
+	var seen []string
+	for _, f := range fs {
+		seen = append(seen, f.Rule)
+	}
+	assert.Contains(t, seen, SeqNoConflict, formatFindings(fs))
+	assert.Contains(t, seen, GCPBelowInSync, formatFindings(fs))
+}
+
+// A routing dump naming the index by another uuid is another incarnation:
+// the first one's shard is parked, not judged against, and comes back when
+// a dump names its uuid again (two clusters' logs with one index name).
+func TestRoutingUUIDKeysTheIncarnation(t *testing.T) {
+	dump := func(ver int, uuid, aid string) string {
+		return `[2021-03-01T10:00:0` + string(rune('0'+ver)) + `,000][DEBUG][o.e.c.s.ClusterApplierService] [n0] processing [apply cluster state]: execute
+routing_table (version ` + string(rune('0'+ver)) + `):
+-- index [[events/` + uuid + `]]
+----shard_id [events][0]
+--------[events][0], node[ID0aaaaaaaaaaaaaaaaaaa], [P], s[STARTED], a[id=` + aid + `]
+`
+	}
+	log := dump(1, "Uuid1aaaaaaaaaaaaaaaaa", "A1") +
+		"[2021-03-01T10:00:01,500][TRACE][o.e.i.s.ReplicationTracker] [n0] [events][0] updated global checkpoint to [40]\n" +
+		dump(2, "Uuid2bbbbbbbbbbbbbbbbb", "A2") +
+		"[2021-03-01T10:00:02,500][TRACE][o.e.i.s.ReplicationTracker] [n0] [events][0] updated global checkpoint to [3]\n" +
+		dump(3, "Uuid1aaaaaaaaaaaaaaaaa", "A1")
+	fs, p, diags := analyse(t, map[string]io.Reader{"n0.log": strings.NewReader(log)})
+	require.Empty(t, diags)
+	assert.Empty(t, fs, formatFindings(fs))
+	sh := p.State().Shards[esstate.ShardID{Index: "events", Shard: 0}]
+	require.NotNil(t, sh)
+	assert.Equal(t, "Uuid1aaaaaaaaaaaaaaaaa", sh.UUID)
+	assert.Equal(t, int64(40), sh.GCP, "the first incarnation's state, back")
+}
+
+// retentionLease prints a lease as 7.4+ RetentionLease.toString does:
+// "RetentionLease{" + "id='" + id + '\” + ", retainingSequenceNumber=" +
+// retainingSequenceNumber + ", timestamp=" + timestamp + ", source='" +
+// source + '\” + '}'.
+func retentionLease(id string, retaining, timestamp int64, source string) string {
+	return "RetentionLease{" + "id='" + id + "'" + ", retainingSequenceNumber=" + strconv.FormatInt(retaining, 10) +
+		", timestamp=" + strconv.FormatInt(timestamp, 10) + ", source='" + source + "'" + "}"
+}
+
+// 7.4+ RecoverySourceHandler logs `history is retained by {}` with the
+// target's peer-recovery lease when the lease keeps every op the recovery
+// needs (its retainingSequenceNumber at most the requested start). The
+// history is kept from the lease's seq#, not from the start the next line
+// names, and the lease's timestamp is no seq#: here the lease keeps #6 on,
+// so #6..#7, which the recovery wrongly skipped, were there to send.
+func TestRetentionLeaseLineKeepsHistoryFromItsSeqNo(t *testing.T) {
+	lease := retentionLease("peer_recovery/Ab3dEfGhIjKlMnOpQrStUv", 6, 1580551200105, "peer recovery")
+	log := `[2020-02-01T10:00:00,000][DEBUG][o.e.c.s.ClusterApplierService] [node_t0] processing [apply cluster state]: execute
+nodes: 
+   {node_t0}{Zz9yXxWwVvUuTtSsRrQqPp}{e0}{127.0.0.1}{127.0.0.1:9300}{dilmrt}, local, master
+   {node_t1}{Ab3dEfGhIjKlMnOpQrStUv}{e1}{127.0.0.1}{127.0.0.1:9301}{dilmrt}
+routing_table (version 7):
+--------[cats][0], node[Zz9yXxWwVvUuTtSsRrQqPp], [P], s[STARTED], a[id=CatsPrim00000000000000]
+--------[cats][0], node[Ab3dEfGhIjKlMnOpQrStUv], [R], recovery_source[peer recovery], s[INITIALIZING], a[id=CatsRepl00000000000000]
+[2020-02-01T10:00:00,101][INFO ][o.e.i.r.PeerRecoveryTargetService] [node_t1] --> [cats][0] peer recovery existing commits[[{local_checkpoint=5, max_seq_no=5, translog_uuid=Tc1, history_uuid=Hc1}]], safe commit [{local_checkpoint=5, max_seq_no=5, translog_uuid=Tc1, history_uuid=Hc1}], gcp[9]
+[2020-02-01T10:00:00,105][TRACE][o.e.i.r.RecoverySourceHandler] [node_t0] [cats][0][recover to node_t1] history is retained by ` + lease + `
+[2020-02-01T10:00:00,110][TRACE][o.e.i.r.RecoverySourceHandler] [node_t0] [cats][0][recover to node_t1] performing sequence numbers based recovery. starting at [8]
+[2020-02-01T10:00:00,112][TRACE][o.e.i.r.RecoverySourceHandler] [node_t0] [cats][0][recover to node_t1] recovery [phase2]: sending transaction log operations (from [8] to [12]
+`
+	fs, p, diags := analyse(t, map[string]io.Reader{"n.log": strings.NewReader(log)})
+	require.Empty(t, diags)
+	c := p.State().ByName(esstate.ShardID{Index: "cats", Shard: 0}, "node_t1")
+	require.NotNil(t, c)
+	r := c.Recovery()
+	require.NotNil(t, r)
+	require.NotNil(t, r.Retained)
+	h := r.Retained
+	assert.Equal(t, "lease", h.By)
+	assert.Equal(t, "peer_recovery/Ab3dEfGhIjKlMnOpQrStUv", h.Lease)
+	assert.Equal(t, int64(6), h.From, "the lease's retaining seq#, not the start (8) nor the timestamp")
+	assert.True(t, h.Decided && h.Covered)
+	require.Len(t, fs, 1, formatFindings(fs))
+	f := fs[0]
+	assert.Equal(t, OpsRange, f.Rule)
+	assert.Equal(t, "covered", f.Facts["retained_history"], f.Message)
+	assert.Contains(t, f.Message, "history from #6 was complete and retained by lease peer_recovery/Ab3dEfGhIjKlMnOpQrStUv")
 }

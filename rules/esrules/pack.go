@@ -2,7 +2,6 @@ package esrules
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/logsleuth/logsleuth/parse"
@@ -11,60 +10,19 @@ import (
 	"github.com/logsleuth/logsleuth/rules"
 )
 
-// Pack is the ES rule pack and the replayed state its rules read.
+// Pack is the ES rule pack and the replayed state its rules read. Replay
+// keeps what it learns of each recovery (a pending suspect commit, a
+// recovery shown unsafe, the docs one left out); the pack only reads it
+// and decides what to report, keeping what it reported.
 type Pack struct {
 	st       *esstate.State
 	findings []*rules.Finding
-	// suspects are recovering copies whose persisted gcp made a stale
-	// commit qualify as safe; they become findings when the recovery shows
-	// it used one, or at Finish when nothing later shows the choice.
-	suspects map[copyKey]*suspect
-	// judged marks recoveries already found unsafe or range-checked.
-	judged map[judgedKey]bool
-	// lost are docs replay found a recovery left out, by copy.
-	lost map[copyKey][]*lostDoc
+	// lostReported marks the lost docs a doc-missing finding reports.
+	lostReported map[*esstate.LostDoc]bool
 	// missing are reported doc-missing findings to tie to a recovery.
 	missing []*missingDoc
 	// rejected are the stale-term refusals noted so far.
 	rejected map[rejectKey]*rules.Finding
-}
-
-// copyKey names a copy as replay keys it (esstate.Copy.Key): the node id
-// where known, else the node name.
-type copyKey struct {
-	shard esstate.ShardID
-	key   string
-}
-
-type judgedKey struct {
-	rule string
-	at   esstate.Ref
-}
-
-type suspect struct {
-	at    parse.Event
-	gcp   int64
-	stale []esstate.OpRef
-	state []string
-	copy  *esstate.Copy
-}
-
-type lostDoc struct {
-	key      copyKey
-	op       esstate.LostOp
-	recovery esstate.Ref
-	cause    *rules.Finding
-	reported bool
-	// seen are the other copies whose op lines showed the doc when the
-	// loss was found: what the log proves of where it was written.
-	seen []docSeen
-}
-
-// docSeen is one copy's op line for a lost doc.
-type docSeen struct {
-	node    string
-	primary bool
-	at      esstate.Ref
 }
 
 type missingDoc struct {
@@ -78,8 +36,7 @@ func New() rules.Pack { return NewPack() }
 
 // NewPack returns the pack with its state reachable, for `logsleuth state`.
 func NewPack() *Pack {
-	return &Pack{st: esstate.New(), suspects: map[copyKey]*suspect{}, judged: map[judgedKey]bool{}, lost: map[copyKey][]*lostDoc{},
-		rejected: map[rejectKey]*rules.Finding{}}
+	return &Pack{st: esstate.New(), lostReported: map[*esstate.LostDoc]bool{}, rejected: map[rejectKey]*rules.Finding{}}
 }
 
 // State is the replayed state after the events observed so far.
@@ -152,13 +109,9 @@ func (p *Pack) Observe(e parse.Event) {
 
 // Finish turns what is still pending into findings and returns them all.
 func (p *Pack) Finish() []rules.Finding {
-	keys := make([]copyKey, 0, len(p.suspects))
-	for k := range p.suspects {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return lessKey(keys[i], keys[j]) })
-	for _, k := range keys {
-		p.fireSuspect(k, nil, nil, esstate.Unknown)
+	// A suspect nothing later settled: report the stale commit's chance.
+	for _, c := range p.st.Suspects() {
+		p.fireSuspect(c, c.Suspect, nil, nil)
 	}
 	p.tieMissing()
 	p.reportLost()
@@ -170,16 +123,6 @@ func (p *Pack) Finish() []rules.Finding {
 	}
 	rules.Sort(out)
 	return out
-}
-
-func lessKey(a, b copyKey) bool {
-	if a.shard.Index != b.shard.Index {
-		return a.shard.Index < b.shard.Index
-	}
-	if a.shard.Shard != b.shard.Shard {
-		return a.shard.Shard < b.shard.Shard
-	}
-	return a.key < b.key
 }
 
 func (p *Pack) add(rule string, origin rules.Origin, subj rules.Subject, msg string, ev []rules.Evidence, facts map[string]string, state []string) *rules.Finding {

@@ -2,7 +2,6 @@ package esrules
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/logsleuth/logsleuth/parse"
@@ -11,12 +10,8 @@ import (
 	"github.com/logsleuth/logsleuth/rules"
 )
 
-// maxRange bounds the required-range walk, so one absurd line cannot make
-// a run slow.
-const maxRange = 100_000
-
-// translogCheckpoint notes a recovering copy whose persisted gcp now covers
-// ops it holds from an abandoned history, and checks the checkpoint itself.
+// translogCheckpoint checks a translog checkpoint: its own invariants, and
+// the one it recovers from against the one its generation was opened with.
 func (p *Pack) translogCheckpoint(ev *es.TranslogCheckpoint) {
 	id, ok := shardOf(ev.Where)
 	if !ok {
@@ -43,17 +38,6 @@ func (p *Pack) translogCheckpoint(ev *es.TranslogCheckpoint) {
 			fmt.Sprintf("translog generation %d was opened with one checkpoint and recovered from another: %s", ck.Generation, diff),
 			[]rules.Evidence{rules.Cite(ev), cite(c.TranslogAt)}, map[string]string{"diff": diff}, c.Lines())
 	}
-	if ck.Legacy || ck.GlobalCheckpoint < 0 || !c.Recovering() {
-		return
-	}
-	stale := c.StaleAtOrBelow(ck.GlobalCheckpoint)
-	if len(stale) == 0 {
-		return
-	}
-	k := copyKey{id, p.st.CopyKey(ev.Info().Pos.Source, ev.Node)}
-	if _, ok := p.suspects[k]; !ok {
-		p.suspects[k] = &suspect{at: ev, gcp: ck.GlobalCheckpoint, stale: stale, state: c.Lines(), copy: c}
-	}
 }
 
 func allocOf(c *esstate.Copy) string {
@@ -69,65 +53,40 @@ func (p *Pack) recoveryCommits(ev *es.RecoveryCommits) {
 	if !ok {
 		return
 	}
-	k := copyKey{id, p.st.CopyKey(ev.Info().Pos.Source, ev.Node)}
 	c := p.st.LookupFor(id, ev, ev.Node)
 	safe := ev.Safe
+	v := esstate.SafeCommitVerdict(c, ev)
 	var reasons []string
 	var evidence []rules.Evidence
 	facts := map[string]string{
 		"safe_local_checkpoint": fmt.Sprint(safe.LocalCheckpoint), "safe_max_seq_no": fmt.Sprint(safe.MaxSeqNo), "gcp": fmt.Sprint(ev.GCP),
 	}
-	if checkpoint(ev.GCP) && checkpoint(safe.MaxSeqNo) && safe.MaxSeqNo > ev.GCP {
+	if v.AboveGCP {
 		reasons = append(reasons, fmt.Sprintf("its max_seq_no %d is above the global checkpoint %d", safe.MaxSeqNo, ev.GCP))
 	}
-	idx := -1
-	for i, cm := range ev.Commits {
-		if cm.SameAs(safe) {
-			idx = i
-		}
+	if cm := v.Newer; cm != nil {
+		reasons = append(reasons, fmt.Sprintf("a newer commit (lcp %d, max_seq_no %d) also qualifies", cm.LocalCheckpoint, cm.MaxSeqNo))
 	}
-	for _, cm := range ev.Commits[idx+1:] {
-		if idx >= 0 && cm.TranslogUUID == safe.TranslogUUID && checkpoint(ev.GCP) && checkpoint(cm.MaxSeqNo) && cm.MaxSeqNo <= ev.GCP {
-			reasons = append(reasons, fmt.Sprintf("a newer commit (lcp %d, max_seq_no %d) also qualifies", cm.LocalCheckpoint, cm.MaxSeqNo))
-			break
-		}
+	if cr := v.ShouldDelete; cr != nil {
+		reasons = append(reasons, fmt.Sprintf("it should have been deleted when the recovery at %s started from an older commit while this one was above that recovery's global checkpoint", cr.ShouldDeleteAt))
+		evidence = append(evidence, cite(cr.ShouldDeleteAt))
+		facts["should_have_been_deleted_at"] = cr.ShouldDeleteAt.String()
 	}
-	var stale []esstate.OpRef
-	if c != nil {
-		if cr := c.FindCommit(safe); cr != nil && cr.ShouldDelete && !cr.Deleted {
-			reasons = append(reasons, fmt.Sprintf("it should have been deleted when the recovery at %s started from an older commit while this one was above that recovery's global checkpoint", cr.ShouldDeleteAt))
-			evidence = append(evidence, cite(cr.ShouldDeleteAt))
-			facts["should_have_been_deleted_at"] = cr.ShouldDeleteAt.String()
-		}
-		stale = c.StaleAtOrBelow(safe.MaxSeqNo)
-		if safe.DocIDs != nil {
-			var held []esstate.OpRef
-			docs := map[string]bool{}
-			for _, d := range safe.DocIDs {
-				docs[d] = true
-			}
-			for _, o := range stale {
-				if docs[o.Doc] {
-					held = append(held, o)
-				}
-			}
-			stale = held
-		}
-		if len(stale) > 0 {
-			reasons = append(reasons, fmt.Sprintf("it holds ops of the history abandoned at the failover: %s", opsText(stale)))
-			facts["stale_seq_nos"] = seqList(stale)
-			facts["stale_docs"] = docList(stale)
-		}
+	stale := v.Stale
+	if len(stale) > 0 {
+		reasons = append(reasons, fmt.Sprintf("it holds ops of the history abandoned at the failover: %s", opsText(stale)))
+		facts["stale_seq_nos"] = seqList(stale)
+		facts["stale_docs"] = docList(stale)
 	}
-	s := p.suspects[k]
-	delete(p.suspects, k)
 	if len(reasons) == 0 {
 		return
 	}
+	var s *esstate.Suspect
 	if c != nil {
-		if r := c.Recovery(); r != nil && r.Safe == nil && p.judged[judgedKey{UnsafeSafeCommit, r.Started}] {
+		if r := c.Recovery(); r != nil && r.Safe == nil && r.UnsafeAt.Line != 0 {
 			return
 		}
+		s = c.Suspect
 	}
 	var state []string
 	subj := subject(ev.Where, "")
@@ -136,20 +95,13 @@ func (p *Pack) recoveryCommits(ev *es.RecoveryCommits) {
 	}
 	all := append([]rules.Evidence{rules.Cite(ev)}, evidence...)
 	if s != nil {
-		all = append(all, rules.Cite(s.at))
+		all = append(all, cite(s.At))
 	}
 	all = append(all, p.staleEvidence(c, stale)...)
-	f := p.add(UnsafeSafeCommit, rules.Derived, subj,
+	p.add(UnsafeSafeCommit, rules.Derived, subj,
 		fmt.Sprintf("%s %s started peer recovery from commit lcp %d / max_seq_no %d as its safe commit (gcp %d), but %s",
 			ev.Node, id, safe.LocalCheckpoint, safe.MaxSeqNo, ev.GCP, strings.Join(reasons, "; ")),
 		all, facts, state)
-	p.judged[judgedKey{UnsafeSafeCommit, esstate.RefOf(ev)}] = true
-	if c != nil {
-		p.noteLost(k, c, stale, safe.LocalCheckpoint, esstate.RefOf(ev), f)
-		if r := c.Recovery(); r != nil {
-			p.judged[judgedKey{UnsafeSafeCommit, r.Started}] = true
-		}
-	}
 }
 
 // staleEvidence cites the stale ops, the disruption and failover behind them.
@@ -170,90 +122,49 @@ func (p *Pack) staleEvidence(c *esstate.Copy, stale []esstate.OpRef) []rules.Evi
 	return out
 }
 
-// noteLost records the live-history ops a recovery starting above lcp
-// left out because the target's commit held stale ops at their seq#s.
-func (p *Pack) noteLost(k copyKey, c *esstate.Copy, stale []esstate.OpRef, lcp int64, at esstate.Ref, cause *rules.Finding) {
-	sh := p.st.Shards[k.shard]
-	if sh == nil {
-		return
-	}
-	for _, o := range stale {
-		if o.Seq > lcp {
-			continue
-		}
-		live, ok := sh.History.Get(o.Seq)
-		if !ok || live.Doc == o.Doc || live.Doc == "" {
-			continue
-		}
-		p.lost[k] = append(p.lost[k], &lostDoc{key: k, op: esstate.LostOp{Primary: live, Stale: o}, recovery: at, cause: cause, seen: seenOn(sh, c, live)})
-	}
-}
-
 // opsStart judges an ops-based recovery's starting seq# against the
-// suspect stale commit and the safe commit.
+// copy's suspect stale commit: a start above some of its ops shows a
+// commit holding them was used.
 func (p *Pack) opsStart(e parse.Event, c *esstate.Copy, start int64) {
-	k := copyKey{c.Shard, c.Key}
 	if start < 0 {
 		// Not a seq# the line printed: nothing to judge.
 		return
 	}
 	r := c.Recovery()
 	if r != nil && r.Kind == "file" {
-		delete(p.suspects, k)
 		return
 	}
-	s := p.suspects[k]
-	if s == nil {
+	s := c.Suspect
+	if s == nil || c.Judged() {
 		return
 	}
-	started := esstate.RefOf(e)
-	if r != nil {
-		started = r.Started
+	if covered := s.Below(start); len(covered) > 0 {
+		p.fireSuspect(c, s, e, covered)
 	}
-	if p.judged[judgedKey{UnsafeSafeCommit, started}] {
-		delete(p.suspects, k)
-		return
-	}
-	var covered []esstate.OpRef
-	for _, o := range s.stale {
-		if o.Seq < start {
-			covered = append(covered, o)
-		}
-	}
-	if len(covered) == 0 {
-		return
-	}
-	p.fireSuspect(k, e, covered, start-1)
 }
 
 // fireSuspect files the unsafe-safe-commit finding of a suspect, anchored
 // at the recovery line that showed the choice (at) or at the translog line.
-func (p *Pack) fireSuspect(k copyKey, at parse.Event, covered []esstate.OpRef, lcp int64) {
-	s := p.suspects[k]
-	if s == nil {
-		return
-	}
-	delete(p.suspects, k)
-	c := s.copy
-	stale := s.stale
+func (p *Pack) fireSuspect(c *esstate.Copy, s *esstate.Suspect, at parse.Event, covered []esstate.OpRef) {
+	stale := s.Stale
 	if covered != nil {
 		stale = covered
 	}
 	oldTerm := stale[0].Term
 	msg := fmt.Sprintf("%s %s reopened for peer recovery with persisted global checkpoint %d while its store may still hold ops %s written under term %d",
-		c.Node, k.shard, s.gcp, opsText(stale), oldTerm)
+		c.Node, c.Shard, s.GCP, opsText(stale), oldTerm)
 	if stale[0].Isolated {
 		msg += " while " + c.Node + " was partitioned"
 	}
-	msg += fmt.Sprintf(" and abandoned when the primary moved (%s): a commit holding them has max_seq_no <= %d and qualifies as the safe commit", c.StaleSince, s.gcp)
+	msg += fmt.Sprintf(" and abandoned when the primary moved (%s): a commit holding them has max_seq_no <= %d and qualifies as the safe commit", c.StaleSince, s.GCP)
 	ev := []rules.Evidence{}
-	facts := map[string]string{"gcp": fmt.Sprint(s.gcp), "stale_seq_nos": seqList(stale), "stale_docs": docList(stale), "stale_term": fmt.Sprint(oldTerm)}
+	facts := map[string]string{"gcp": fmt.Sprint(s.GCP), "stale_seq_nos": seqList(stale), "stale_docs": docList(stale), "stale_term": fmt.Sprint(oldTerm)}
 	if at != nil {
 		ev = append(ev, rules.Cite(at))
 		msg += "; the ops-based recovery starting above them confirms such a commit was used"
 		facts["recovery_at"] = esstate.RefOf(at).String()
 	}
-	ev = append(ev, rules.Cite(s.at))
+	ev = append(ev, cite(s.At))
 	ev = append(ev, p.staleEvidence(c, stale)...)
 	ev = append(ev, cite(c.RoutingAt))
 	for _, o := range stale {
@@ -262,13 +173,7 @@ func (p *Pack) fireSuspect(k copyKey, at parse.Event, covered []esstate.OpRef, l
 			break
 		}
 	}
-	f := p.add(UnsafeSafeCommit, rules.Derived, copySubject(c), msg, ev, facts, s.state)
-	if at != nil {
-		if r := c.Recovery(); r != nil {
-			p.judged[judgedKey{UnsafeSafeCommit, r.Started}] = true
-		}
-		p.noteLost(k, c, stale, lcp, esstate.RefOf(at), f)
-	}
+	p.add(UnsafeSafeCommit, rules.Derived, copySubject(c), msg, ev, facts, s.Lines)
 }
 
 func (p *Pack) recoveryTarget(ev *es.RecoveryTarget) {
@@ -281,8 +186,6 @@ func (p *Pack) recoveryTarget(ev *es.RecoveryTarget) {
 		return
 	}
 	switch ev.Step {
-	case es.TargetFileBased:
-		delete(p.suspects, copyKey{id, c.Key})
 	case es.TargetSeqNo:
 		p.opsStart(ev, c, ev.Start)
 	case es.TargetDone:
@@ -301,8 +204,6 @@ func (p *Pack) recoverySource(ev *es.RecoverySource) {
 	}
 	r := c.Recovery()
 	switch ev.Step {
-	case es.StepPhase1Files:
-		delete(p.suspects, copyKey{id, c.Key})
 	case es.StepSeqNoStart:
 		p.opsStart(ev, c, ev.Start)
 	case es.StepPhase2Send:
@@ -356,14 +257,9 @@ func (p *Pack) recoverySource(ev *es.RecoverySource) {
 // ops are judged: without TRACE lines absence proves nothing.
 func (p *Pack) checkRange(e parse.Event, c *esstate.Copy) {
 	r := c.Recovery()
-	if r == nil || r.Phase2.Line == 0 || len(r.Received) == 0 || r.ReqFrom < 0 || r.ReqTo < r.ReqFrom || r.ReqTo-r.ReqFrom > maxRange {
+	if r == nil || r.RangeChecked || r.Phase2.Line == 0 || len(r.Received) == 0 || r.ReqFrom < 0 || r.ReqTo < r.ReqFrom || r.ReqTo-r.ReqFrom > esstate.MaxRange {
 		return
 	}
-	jk := judgedKey{OpsRange, r.Phase2}
-	if p.judged[jk] {
-		return
-	}
-	p.judged[jk] = true
 	var missing []int64
 	for i := range r.ReqTo - r.ReqFrom + 1 {
 		q := r.ReqFrom + i
@@ -403,14 +299,8 @@ func (p *Pack) commitPolicy(ev *es.CommitPolicy) {
 		return
 	}
 	c := p.st.LookupFor(id, ev, ev.Node)
-	if c == nil || !c.Recovering() {
-		return
-	}
-	cr := c.FindCommit(ev.Commit)
-	if cr == nil || !cr.ShouldDelete || cr.Deleted {
-		return
-	}
-	if r := c.Recovery(); r != nil && p.judged[judgedKey{UnsafeSafeCommit, r.Started}] {
+	cr := c.SafeShouldHaveGone(ev.Commit)
+	if cr == nil || c.Judged() {
 		return
 	}
 	stale := c.StaleAtOrBelow(ev.Commit.MaxSeqNo)
@@ -424,10 +314,6 @@ func (p *Pack) commitPolicy(ev *es.CommitPolicy) {
 		fmt.Sprintf("%s %s opened for recovery with safe commit lcp %d / max_seq_no %d, which should have been deleted when the recovery at %s started from an older commit",
 			ev.Node, id, ev.Commit.LocalCheckpoint, ev.Commit.MaxSeqNo, cr.ShouldDeleteAt),
 		ev2, facts, c.Lines())
-	if r := c.Recovery(); r != nil {
-		p.judged[judgedKey{UnsafeSafeCommit, r.Started}] = true
-	}
-	delete(p.suspects, copyKey{id, c.Key})
 }
 
 // retainedText says whether the history the recovery's source said it
@@ -452,6 +338,11 @@ func retainedText(r *esstate.Recovery, from, to int64, facts map[string]string) 
 	case !h.Decided:
 		facts["retained_history"] = "not shown"
 		return fmt.Sprintf("the source checked its retained history (%s) but no line shows the outcome, so whether it held %s is unknown", h.At, span), ev
+	case !h.Covered && h.By != "translog":
+		// 7.4+ logs the retention lock before every recovery a lease does
+		// not cover, file-based ones too: no range was printed.
+		facts["retained_history"] = "not covered"
+		return fmt.Sprintf("the source's retained history did not cover the requested start: after its check (%s, retained by %s) it went file-based (%s)", h.At, h.By, h.DecidedAt), ev
 	case !h.Covered:
 		facts["retained_history"] = "not covered"
 		return fmt.Sprintf("the source's retained history did not cover the range it tested (%s): it went file-based (%s)", h.At, h.DecidedAt), ev
@@ -464,28 +355,15 @@ func retainedText(r *esstate.Recovery, from, to int64, facts map[string]string) 
 	case h.By == "translog":
 		facts["retained_history"] = "covered"
 		return fmt.Sprintf("the source's translog held every op of [%d, %d] when it chose the ops-based recovery (%s, %s), so %s was there to send", h.From, h.To, h.At, h.DecidedAt, span), ev
+	case h.FileBased:
+		facts["retained_history"] = "covered"
+		return fmt.Sprintf("the source's history from #%d was retained by %s for the file-based recovery's history replay from there (%s, %s), so %s was there to send", h.From, h.By, h.At, h.DecidedAt, span), ev
 	default:
 		facts["retained_history"] = "covered"
-		return fmt.Sprintf("the source's history from #%d was complete and retained by %s when it chose the ops-based recovery (%s, %s), so %s was there to send", h.From, h.By, h.At, h.DecidedAt, span), ev
-	}
-}
-
-// seenOn lists the copies other than lost whose op lines hold op's doc at
-// its seq# (a 6.x primary's line, which prints no seq#, at any estimated
-// one), primary first.
-func seenOn(sh *esstate.Shard, lost *esstate.Copy, op esstate.OpRef) []docSeen {
-	var out []docSeen
-	for _, cc := range sh.CopiesSorted() {
-		if cc == lost {
-			continue
+		by := h.By
+		if h.Lease != "" {
+			by += " " + h.Lease
 		}
-		for o := range cc.Ops.All() {
-			if o.Doc == op.Doc && (o.Seq == op.Seq || o.Estimated) {
-				out = append(out, docSeen{node: cc.Node, primary: cc.Key == sh.Primary, at: o.At})
-				break
-			}
-		}
+		return fmt.Sprintf("the source's history from #%d was complete and retained by %s when it chose the ops-based recovery (%s, %s), so %s was there to send", h.From, by, h.At, h.DecidedAt, span), ev
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].primary && !out[j].primary })
-	return out
 }

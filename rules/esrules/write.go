@@ -2,10 +2,10 @@ package esrules
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/logsleuth/logsleuth/parse/es"
+	"github.com/logsleuth/logsleuth/replay/esstate"
 	"github.com/logsleuth/logsleuth/rules"
 )
 
@@ -15,25 +15,20 @@ func (p *Pack) docMissing(ev *es.DocMissing) {
 	facts := map[string]string{"doc": ev.DocID, "indexed_via": ev.Via, "checked_via": ev.Checked,
 		// The disruption tests check only the docs the cluster acknowledged.
 		"acknowledged": "by the test's assertion " + rules.Cite(ev).Source + ":" + fmt.Sprint(rules.Cite(ev).Line)}
-	for _, k := range p.lostKeys() {
-		if c := p.st.Lookup(k.shard, k.key); c == nil || c.Node != ev.Checked {
+	for _, l := range p.st.LostDocs() {
+		c := l.Copy
+		if c.Node != ev.Checked || l.Op.Primary.Doc != ev.DocID {
 			continue
 		}
-		for _, l := range p.lost[k] {
-			if l.op.Primary.Doc != ev.DocID {
-				continue
-			}
-			l.reported = true
-			c := p.st.Lookup(k.shard, k.key)
-			facts["seq_no"] = fmt.Sprint(l.op.Primary.Seq)
-			facts["stale_doc"] = l.op.Stale.Doc
-			facts["recovery_at"] = l.recovery.String()
-			p.add(AckedLost, rules.Confirmed, copySubject(c),
-				fmt.Sprintf("doc %s, acknowledged via %s, is missing on %s %s: the recovery at %s started above #%d, where the copy's commit held doc %s from term %d instead of doc %s from term %d",
-					ev.DocID, ev.Via, c.Node, k.shard, l.recovery, l.op.Primary.Seq, l.op.Stale.Doc, l.op.Stale.Term, ev.DocID, l.op.Primary.Term),
-				[]rules.Evidence{rules.Cite(ev), cite(l.recovery), cite(l.op.Primary.At), cite(l.op.Stale.At)}, facts, c.Lines())
-			return
-		}
+		p.lostReported[l] = true
+		facts["seq_no"] = fmt.Sprint(l.Op.Primary.Seq)
+		facts["stale_doc"] = l.Op.Stale.Doc
+		facts["recovery_at"] = l.Recovery.String()
+		p.add(AckedLost, rules.Confirmed, copySubject(c),
+			fmt.Sprintf("doc %s, acknowledged via %s, is missing on %s %s: the recovery at %s started above #%d, where the copy's commit held doc %s from term %d instead of doc %s from term %d",
+				ev.DocID, ev.Via, c.Node, c.Shard, l.Recovery, l.Op.Primary.Seq, l.Op.Stale.Doc, l.Op.Stale.Term, ev.DocID, l.Op.Primary.Term),
+			[]rules.Evidence{rules.Cite(ev), cite(l.Recovery), cite(l.Op.Primary.At), cite(l.Op.Stale.At)}, facts, c.Lines())
+		return
 	}
 	subj := rules.Subject{System: "es", Node: ev.Checked}
 	// The message names no shard; the doc's own op traces may.
@@ -55,39 +50,25 @@ func (p *Pack) docMissing(ev *es.DocMissing) {
 // timeline order) found a recovery to have left out: an untimed test
 // report can sort before the logs that explain it.
 func (p *Pack) confirmMissing(m *missingDoc) bool {
-	for _, k := range p.lostKeys() {
-		if c := p.st.Lookup(k.shard, k.key); c == nil || c.Node != m.ev.Checked {
+	for _, l := range p.st.LostDocs() {
+		c := l.Copy
+		if c.Node != m.ev.Checked || l.Op.Primary.Doc != m.ev.DocID {
 			continue
 		}
-		for _, l := range p.lost[k] {
-			if l.op.Primary.Doc != m.ev.DocID {
-				continue
-			}
-			l.reported = true
-			c := p.st.Lookup(k.shard, k.key)
-			f := m.f
-			f.Origin, f.Subject, f.State = rules.Confirmed, copySubject(c), c.Lines()
-			f.Facts["seq_no"] = fmt.Sprint(l.op.Primary.Seq)
-			f.Facts["stale_doc"] = l.op.Stale.Doc
-			f.Facts["recovery_at"] = l.recovery.String()
-			f.Message = fmt.Sprintf("doc %s, acknowledged via %s, is missing on %s %s: the recovery at %s started above #%d, where the copy's commit held doc %s from term %d instead of doc %s from term %d",
-				m.ev.DocID, m.ev.Via, c.Node, k.shard, l.recovery, l.op.Primary.Seq, l.op.Stale.Doc, l.op.Stale.Term, m.ev.DocID, l.op.Primary.Term)
-			f.Evidence = dedupe(append(f.Evidence, cite(l.recovery), cite(l.op.Primary.At), cite(l.op.Stale.At)))
-			own(f)
-			m.tied = true
-			return true
-		}
+		p.lostReported[l] = true
+		f := m.f
+		f.Origin, f.Subject, f.State = rules.Confirmed, copySubject(c), c.Lines()
+		f.Facts["seq_no"] = fmt.Sprint(l.Op.Primary.Seq)
+		f.Facts["stale_doc"] = l.Op.Stale.Doc
+		f.Facts["recovery_at"] = l.Recovery.String()
+		f.Message = fmt.Sprintf("doc %s, acknowledged via %s, is missing on %s %s: the recovery at %s started above #%d, where the copy's commit held doc %s from term %d instead of doc %s from term %d",
+			m.ev.DocID, m.ev.Via, c.Node, c.Shard, l.Recovery, l.Op.Primary.Seq, l.Op.Stale.Doc, l.Op.Stale.Term, m.ev.DocID, l.Op.Primary.Term)
+		f.Evidence = dedupe(append(f.Evidence, cite(l.Recovery), cite(l.Op.Primary.At), cite(l.Op.Stale.At)))
+		own(f)
+		m.tied = true
+		return true
 	}
 	return false
-}
-
-func (p *Pack) lostKeys() []copyKey {
-	keys := make([]copyKey, 0, len(p.lost))
-	for k := range p.lost {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return lessKey(keys[i], keys[j]) })
-	return keys
 }
 
 // tieMissing links a reported missing doc to the unsafe recovery of the
@@ -134,24 +115,19 @@ func shardText(s rules.Subject) string {
 // reportLost files derived findings for docs a recovery left out that no
 // test reported.
 func (p *Pack) reportLost() {
-	for _, k := range p.lostKeys() {
-		for _, l := range p.lost[k] {
-			if l.reported {
-				continue
-			}
-			c := p.st.Lookup(k.shard, k.key)
-			var state []string
-			if l.cause != nil {
-				state = l.cause.State
-			}
-			facts := map[string]string{"doc": l.op.Primary.Doc, "seq_no": fmt.Sprint(l.op.Primary.Seq), "stale_doc": l.op.Stale.Doc, "recovery_at": l.recovery.String()}
-			proof, ev := writeProof(l, facts)
-			p.add(AckedLost, rules.Derived, copySubject(c),
-				fmt.Sprintf("doc %s (#%d, term %d) is missing on %s %s: the recovery at %s started above #%d, where the copy's commit held doc %s from term %d; %s",
-					l.op.Primary.Doc, l.op.Primary.Seq, l.op.Primary.Term, c.Node, k.shard, l.recovery, l.op.Primary.Seq, l.op.Stale.Doc, l.op.Stale.Term, proof),
-				append([]rules.Evidence{cite(l.recovery), cite(l.op.Primary.At), cite(l.op.Stale.At)}, ev...),
-				facts, state)
+	for _, l := range p.st.LostDocs() {
+		if p.lostReported[l] {
+			continue
 		}
+		c := l.Copy
+		state := l.Lines
+		facts := map[string]string{"doc": l.Op.Primary.Doc, "seq_no": fmt.Sprint(l.Op.Primary.Seq), "stale_doc": l.Op.Stale.Doc, "recovery_at": l.Recovery.String()}
+		proof, ev := writeProof(l, facts)
+		p.add(AckedLost, rules.Derived, copySubject(c),
+			fmt.Sprintf("doc %s (#%d, term %d) is missing on %s %s: the recovery at %s started above #%d, where the copy's commit held doc %s from term %d; %s",
+				l.Op.Primary.Doc, l.Op.Primary.Seq, l.Op.Primary.Term, c.Node, c.Shard, l.Recovery, l.Op.Primary.Seq, l.Op.Stale.Doc, l.Op.Stale.Term, proof),
+			append([]rules.Evidence{cite(l.Recovery), cite(l.Op.Primary.At), cite(l.Op.Stale.At)}, ev...),
+			facts, state)
 	}
 }
 
@@ -159,17 +135,17 @@ func (p *Pack) reportLost() {
 // that: the primary's op line, the other copies that applied it, and that
 // no line shows the client was acknowledged (only a test's assertion, or
 // the client's own log, could). It records the same in facts.
-func writeProof(l *lostDoc, facts map[string]string) (string, []rules.Evidence) {
+func writeProof(l *esstate.LostDoc, facts map[string]string) (string, []rules.Evidence) {
 	var ev []rules.Evidence
 	var primary string
 	var others []string
-	for _, s := range l.seen {
-		ev = append(ev, cite(s.at))
-		if s.primary && primary == "" {
-			primary = fmt.Sprintf("%s (%s)", s.node, s.at)
+	for _, s := range l.Seen {
+		ev = append(ev, cite(s.At))
+		if s.Primary && primary == "" {
+			primary = fmt.Sprintf("%s (%s)", s.Node, s.At)
 			continue
 		}
-		others = append(others, fmt.Sprintf("%s (%s)", s.node, s.at))
+		others = append(others, fmt.Sprintf("%s (%s)", s.Node, s.At))
 	}
 	var parts []string
 	if primary != "" {
@@ -183,5 +159,5 @@ func writeProof(l *lostDoc, facts map[string]string) (string, []rules.Evidence) 
 		facts["applied_on"] = strings.Join(others, ", ")
 	}
 	facts["acknowledged"] = "not shown"
-	return "the log shows doc " + l.op.Primary.Doc + " " + strings.Join(parts, " and ") + "; no line shows it acknowledged to the client", ev
+	return "the log shows doc " + l.Op.Primary.Doc + " " + strings.Join(parts, " and ") + "; no line shows it acknowledged to the client", ev
 }

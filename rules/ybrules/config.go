@@ -397,19 +397,28 @@ func (p *Pack) checkBusy(c *ybstate.Configs) {
 		if len(bs) < 2 {
 			continue
 		}
-		seen := map[string]bool{}
-		var tablets []string
+		seen, seenFrom := map[string]bool{}, map[string]bool{}
+		var tablets, froms []string
 		for _, b := range bs {
 			if !seen[b.Tablet] {
 				seen[b.Tablet] = true
 				tablets = append(tablets, b.Tablet)
 			}
+			if b.From != "" && !seenFrom[b.From] {
+				seenFrom[b.From] = true
+				froms = append(froms, b.From)
+			}
 		}
 		sort.Strings(tablets)
+		sort.Strings(froms)
 		f := rules.Finding{
 			Rule: RBSDuplicateSession, Severity: rules.Warning, Origin: rules.Reported,
 			Subject: rules.Subject{System: "yb"},
 			Facts:   map[string]string{"rejections": fmt.Sprint(len(bs)), "tablets": strings.Join(tablets, ",")},
+		}
+		if len(froms) > 0 {
+			// The peers the running bootstraps copy from.
+			f.Facts["sources"] = strings.Join(froms, ",")
 		}
 		if len(tablets) == 1 {
 			f.Subject.Tablet = tablets[0]

@@ -33,7 +33,7 @@ func (p *Pack) checkItem(r *ybstate.Replica, d *yb.MvccDump, from ybstate.From, 
 	switch it.Kind {
 	case yb.AddLeaderPending, yb.AddFollowerPending, yb.AddPending:
 		op := opText(it.Op, it.HasOp, it.HT)
-		if n := len(m.Queue); n > 0 && !gap && it.HT.Compare(m.Queue[n-1].HT) <= 0 {
+		if n := len(m.Queue); n > 0 && !gap && atOrBelow(it.HT, m.Queue[n-1].HT) {
 			back := m.Queue[n-1]
 			p.addIn(d, "ht-order", rules.Finding{
 				Rule: QueueOrder, Severity: rules.Error, Origin: rules.Derived, Subject: subject(r),
@@ -45,7 +45,7 @@ func (p *Pack) checkItem(r *ybstate.Replica, d *yb.MvccDump, from ybstate.From, 
 		// mvcc.cc compares a new op id with the queue's back only
 		// (BadNextOpId): after aborts empty the queue, a new leader may
 		// reuse the indexes.
-		if n := len(m.Queue); n > 0 && !gap && it.HasOp && m.Queue[n-1].HasOp {
+		if n := len(m.Queue); n > 0 && !gap && it.HasOp && m.Queue[n-1].HasOp && it.Op.Known() && m.Queue[n-1].Op.Known() {
 			back := m.Queue[n-1]
 			if it.Op.Term < back.Op.Term || it.Op.Index <= back.Op.Index {
 				p.addIn(d, "opid-order", rules.Finding{
@@ -57,7 +57,7 @@ func (p *Pack) checkItem(r *ybstate.Replica, d *yb.MvccDump, from ybstate.From, 
 			}
 		}
 		for _, b := range servedBounds(m) {
-			if b.value.Set && it.HT.Compare(b.value.HT) <= 0 {
+			if b.value.Set && atOrBelow(it.HT, b.value.HT) {
 				p.addIn(d, "below-safe-time", rules.Finding{
 					Rule: HTBelowSafeTime, Severity: rules.Error, Origin: rules.Derived, Subject: subject(r),
 					Message:  fmt.Sprintf("%s is %s "+b.what, op, below(it.HT, b.value.HT), b.value.HT),
@@ -67,7 +67,7 @@ func (p *Pack) checkItem(r *ybstate.Replica, d *yb.MvccDump, from ybstate.From, 
 				break
 			}
 		}
-		if lr := m.LastReplicated; lr.Set && it.HT.Compare(lr.HT) <= 0 {
+		if lr := m.LastReplicated; lr.Set && atOrBelow(it.HT, lr.HT) {
 			p.addIn(d, "below-last-replicated", rules.Finding{
 				Rule: HTBelowLastRepl, Severity: rules.Error, Origin: rules.Derived, Subject: subject(r),
 				Message:  fmt.Sprintf("%s is %s the last replicated hybrid time %s", op, below(it.HT, lr.HT), lr.HT),
@@ -112,13 +112,14 @@ func (p *Pack) checkItem(r *ybstate.Replica, d *yb.MvccDump, from ybstate.From, 
 		if !st.Valid() || st.IsMin() {
 			return
 		}
-		if pr := m.Propagated; pr.Set && st.Compare(pr.HT) < 0 {
+		if pr := m.Propagated; pr.Set && lessThan(st, pr.HT) {
 			f := rules.Finding{
 				Rule: SafeTimeRegression, Severity: rules.Error, Origin: rules.Derived, Subject: subject(r),
 				Message:  fmt.Sprintf("leader propagated safe time %s is %s the %s it had already published", st, below(st, pr.HT), pr.HT),
 				Evidence: []rules.Evidence{ev, cite(pr.From)},
-				Facts:    map[string]string{"safe_time": st.String(), "previous": pr.HT.String(), "below_us": fmt.Sprint(-st.PhysicalDiff(pr.HT))},
+				Facts:    map[string]string{"safe_time": st.String(), "previous": pr.HT.String()},
 			}
+			setBelowUS(f.Facts, "below_us", st, pr.HT)
 			if it.Kind == yb.SetPropagatedSafeTimeOnFollower {
 				f.Severity = rules.Note
 				f.Message = fmt.Sprintf("follower received propagated safe time %s, %s the %s it already had (expected after a leader change)", st, below(st, pr.HT), pr.HT)
@@ -129,7 +130,7 @@ func (p *Pack) checkItem(r *ybstate.Replica, d *yb.MvccDump, from ybstate.From, 
 		// queue: a follower takes the leader's value with a commit
 		// index and applies the ops after (SafeTimeForFollower then
 		// answers from the queue front instead).
-		if it.Kind == yb.UpdatePropagatedSafeTimeOnLeader && len(m.Queue) > 0 && !gap && st.Compare(m.Queue[0].HT) >= 0 {
+		if it.Kind == yb.UpdatePropagatedSafeTimeOnLeader && len(m.Queue) > 0 && !gap && atOrBelow(m.Queue[0].HT, st) {
 			front := m.Queue[0]
 			p.addIn(d, "propagated-pending", rules.Finding{
 				Rule: PropagatedAbovePend, Severity: rules.Error, Origin: rules.Derived, Subject: subject(r),
@@ -149,24 +150,32 @@ func (p *Pack) checkItem(r *ybstate.Replica, d *yb.MvccDump, from ybstate.From, 
 		default:
 			prev = m.WithLease
 		}
-		if prev.Set && it.SafeTime.Valid() && !it.SafeTime.IsMin() && it.SafeTime.Compare(prev.HT) < 0 {
-			p.addIn(d, "served-back", rules.Finding{
+		if prev.Set && it.SafeTime.Valid() && !it.SafeTime.IsMin() && lessThan(it.SafeTime, prev.HT) {
+			f := rules.Finding{
 				Rule: SafeTimeRegression, Severity: rules.Error, Origin: rules.Derived, Subject: subject(r),
 				Message:  fmt.Sprintf("safe time %s served %s is %s the %s served before", it.SafeTime, what, below(it.SafeTime, prev.HT), prev.HT),
 				Evidence: []rules.Evidence{ev, cite(prev.From)},
-				Facts:    map[string]string{"safe_time": it.SafeTime.String(), "previous": prev.HT.String(), "below_us": fmt.Sprint(-it.SafeTime.PhysicalDiff(prev.HT))},
-			}, r)
+				Facts:    map[string]string{"safe_time": it.SafeTime.String(), "previous": prev.HT.String()},
+			}
+			setBelowUS(f.Facts, "below_us", it.SafeTime, prev.HT)
+			p.addIn(d, "served-back", f, r)
 		}
 	}
 }
 
+// htFacts states an op's hybrid time against a bound. The differences
+// are stated only when both were read (and the packed difference only
+// when it fits an int64): a bound whose number could not be read is
+// "<unread>", never 0.
 func htFacts(ht ybval.HybridTime, op ybval.OpID, hasOp bool, bound string, v ybval.HybridTime) map[string]string {
 	f := map[string]string{
 		"ht":          ht.String(),
 		"bound":       bound,
 		"bound_value": v.String(),
-		"below_us":    fmt.Sprint(-ht.PhysicalDiff(v)),
-		"raw_diff":    fmt.Sprint(ht.RawDiff(v)),
+	}
+	setBelowUS(f, "below_us", ht, v)
+	if d, ok := ht.RawDiffOK(v); ok {
+		f["raw_diff"] = fmt.Sprint(d)
 	}
 	if hasOp {
 		f["op_id"] = op.String()
@@ -184,7 +193,7 @@ func (p *Pack) checkOverlap(r *ybstate.Replica, leaderSide bool, op ybval.OpID, 
 		if l.Term < 0 || l.Term >= op.Term || (leaderSide && l.Holder == r.Peer) {
 			continue
 		}
-		if ht.Compare(l.Expiry) <= 0 && (hit == nil || l.Expiry.Compare(hit.Expiry) > 0) {
+		if atOrBelow(ht, l.Expiry) && (hit == nil || lessThan(hit.Expiry, l.Expiry)) {
 			hit = l
 		}
 	}
@@ -195,20 +204,26 @@ func (p *Pack) checkOverlap(r *ybstate.Replica, leaderSide bool, op ybval.OpID, 
 	if holder == "" {
 		holder = "(peer not logged)"
 	}
-	p.add(rules.Finding{
+	f := rules.Finding{
 		Rule: LeaseOverlap, Severity: rules.Error, Origin: origin, Subject: subject(r),
-		Message: fmt.Sprintf("op %s at ht %s falls inside the ht lease the term-%d leader %s held until %s (%d us before its end)",
-			op, ht, hit.Term, holder, hit.Expiry, -ht.PhysicalDiff(hit.Expiry)),
+		Message: fmt.Sprintf("op %s at ht %s falls inside the ht lease the term-%d leader %s held until %s (%s its end)",
+			op, ht, hit.Term, holder, hit.Expiry, before(ht, hit.Expiry)),
 		Evidence: []rules.Evidence{ev, cite(hit.From)},
 		Facts: map[string]string{
 			"op_id": op.String(), "ht": ht.String(), "lease_term": fmt.Sprint(hit.Term), "lease_holder": hit.Holder,
-			"lease_expiry": hit.Expiry.String(), "lease_taken": hit.Taken.String(), "inside_us": fmt.Sprint(-ht.PhysicalDiff(hit.Expiry)),
+			"lease_expiry": hit.Expiry.String(), "lease_taken": hit.Taken.String(),
 		},
-	}, r)
+	}
+	setBelowUS(f.Facts, "inside_us", ht, hit.Expiry)
+	p.add(f, r)
 }
 
 // checkTooLow turns a `hybrid time too low` block into findings: the bounds
-// mvcc.cc marked violated, confirmed or completed by the replayed state.
+// mvcc.cc marked violated (its own `!!!` or `=1` verdict, or printed
+// numbers that show it), confirmed or completed by the replayed state. A
+// bound whose number could not be read is still a violated bound when
+// mvcc.cc says so, stated without a number; a block cut before any bound
+// is still the FATAL it was, reported under yb/mvcc/invariant-violation.
 func (p *Pack) checkTooLow(r *ybstate.Replica, ev *yb.HTTooLow) {
 	m := &r.Mvcc
 	sev := rules.Error
@@ -218,6 +233,12 @@ func (p *Pack) checkTooLow(r *ybstate.Replica, ev *yb.HTTooLow) {
 		sev = rules.Warning
 	}
 	op := opText(ev.Op, ev.HasOp, ev.HT)
+	if !ev.HT.Known() {
+		op = "op at a hybrid time that could not be read"
+		if ev.HasOp {
+			op = fmt.Sprintf("op %s at a hybrid time that could not be read", ev.Op)
+		}
+	}
 	type hit struct {
 		name     string
 		value    ybval.HybridTime
@@ -241,9 +262,10 @@ func (p *Pack) checkTooLow(r *ybstate.Replica, ev *yb.HTTooLow) {
 	}
 	var hits []hit
 	for _, name := range []string{yb.BoundWithLease, yb.BoundWithoutLease, yb.BoundForFollower, yb.BoundPropagated, yb.BoundLastRepl, yb.BoundLastInQueue} {
-		h := hit{name: name, what: whats[name]}
+		h := hit{name: name, what: whats[name], value: ybval.Unread}
 		if b := ev.Bound(name); b != nil {
-			h.reported = (b.Judged && b.Violated) || (!b.Judged && b.HasDiff && b.PhysDiff < 0)
+			h.reported = (b.Judged && b.Violated) || (!b.Judged && b.HasDiff && b.PhysDiff < 0) ||
+				(b.Judged && atOrBelow(ev.HT, b.Value))
 			if h.reported {
 				h.value = b.Value
 				h.evidence = append(h.evidence, rules.Evidence{Source: ev.Pos.Source, Line: b.Line, Text: b.Text})
@@ -252,17 +274,17 @@ func (p *Pack) checkTooLow(r *ybstate.Replica, ev *yb.HTTooLow) {
 				}
 			}
 		}
-		if s := state[name]; s != nil && s.Set && ev.HT.Compare(s.HT) <= 0 {
+		if s := state[name]; s != nil && s.Set && atOrBelow(ev.HT, s.HT) {
 			h.derived = true
-			if !h.reported {
+			if !h.value.Known() {
 				h.value = s.HT
 			}
 			h.evidence = append(h.evidence, cite(s.From))
 		}
-		if name == yb.BoundLastInQueue && len(m.Queue) > 0 && ev.HT.Compare(m.Queue[len(m.Queue)-1].HT) <= 0 {
+		if name == yb.BoundLastInQueue && len(m.Queue) > 0 && atOrBelow(ev.HT, m.Queue[len(m.Queue)-1].HT) {
 			back := m.Queue[len(m.Queue)-1]
 			h.derived = true
-			if !h.reported {
+			if !h.value.Known() {
 				h.value = back.HT
 			}
 			h.evidence = append(h.evidence, cite(back.From))
@@ -282,14 +304,13 @@ func (p *Pack) checkTooLow(r *ybstate.Replica, ev *yb.HTTooLow) {
 	for _, g := range groups {
 		var first *hit
 		var also []string
-		reported, derived := false, false
+		derived := false
 		evidence := []rules.Evidence{rules.Cite(ev)}
 		for i := range hits {
 			h := &hits[i]
 			if !g.names[h.name] {
 				continue
 			}
-			reported = reported || h.reported
 			derived = derived || h.derived
 			if first == nil {
 				first = h
@@ -301,9 +322,11 @@ func (p *Pack) checkTooLow(r *ybstate.Replica, ev *yb.HTTooLow) {
 		if first == nil {
 			continue
 		}
-		origin := rules.Confirmed
-		if !derived {
-			origin = rules.Reported
+		// The FATAL is the database's own report; it is confirmed only
+		// when the replay re-derived a bound from numbers it read.
+		origin := rules.Reported
+		if derived {
+			origin = rules.Confirmed
 		}
 		facts := htFacts(ev.HT, ev.Op, ev.HasOp, first.name, first.value)
 		if len(also) > 0 {
@@ -312,20 +335,77 @@ func (p *Pack) checkTooLow(r *ybstate.Replica, ev *yb.HTTooLow) {
 		if b := ev.Bound(first.name); b != nil && b.Source != "" && b.Source != ybval.SourceUnknown {
 			facts["bound_source"] = string(b.Source)
 		}
-		if ev.Artificial {
-			facts["artificially_incremented"] = "1"
+		p.tooLowFacts(ev, facts)
+		what := fmt.Sprintf(first.what, first.value)
+		if !first.value.Known() {
+			what = fmt.Sprintf(first.what, first.name) + " (mvcc.cc marked it violated; its value could not be read"
+			if b := ev.Bound(first.name); b != nil && b.HasDiff {
+				// The difference mvcc.cc itself computed and printed.
+				what += fmt.Sprintf("; mvcc.cc printed ht.PhysicalDiff=%d", b.PhysDiff)
+				facts["printed_physical_diff"] = fmt.Sprint(b.PhysDiff)
+			}
+			what += ")"
 		}
 		p.add(rules.Finding{
 			Rule: g.rule, Severity: sev, Origin: origin, Subject: subject(r),
-			Message:  fmt.Sprintf("%s is %s "+first.what, op, below(ev.HT, first.value), first.value),
+			Message:  fmt.Sprintf("%s is %s %s", op, below(ev.HT, first.value), what),
 			Evidence: evidence,
 			Facts:    facts,
 		}, r)
 	}
-	if ev.HasOp {
+	if len(hits) == 0 {
+		p.tooLowUnjudged(r, ev, op, sev)
+	}
+	if ev.HasOp && ev.Op.Known() {
 		leaderSide := r.LeaderTerm == ev.Op.Term
 		p.checkOverlap(r, leaderSide, ev.Op, ev.HT, rules.Derived, rules.Cite(ev))
 	}
+}
+
+// tooLowFacts adds what every finding of a `hybrid time too low` block
+// states besides its bound.
+func (p *Pack) tooLowFacts(ev *yb.HTTooLow, facts map[string]string) {
+	if ev.Artificial {
+		facts["artificially_incremented"] = "1"
+		if ev.Assigned.Known() {
+			facts["assigned_ht"] = ev.Assigned.String()
+		}
+	}
+	if !ev.HT.Known() {
+		facts["unread"] = "the op's hybrid time"
+	}
+}
+
+// tooLowUnjudged reports a `hybrid time too low` block in which no bound
+// is marked violated and the replay derives none: the excerpt was cut
+// before the bounds, or their numbers could not be read. mvcc.cc aborted
+// all the same; the finding cites its first line and every verdict line
+// the block kept.
+func (p *Pack) tooLowUnjudged(r *ybstate.Replica, ev *yb.HTTooLow, op string, sev rules.Severity) {
+	evidence := []rules.Evidence{rules.Cite(ev)}
+	var printed []string
+	for _, b := range ev.Bounds {
+		printed = append(printed, b.Name)
+		if b.VerdictLine > 0 {
+			evidence = appendNew(evidence, rules.Evidence{Source: ev.Pos.Source, Line: b.VerdictLine, Text: b.VerdictText})
+		}
+	}
+	facts := map[string]string{"ht": ev.HT.String()}
+	if ev.HasOp {
+		facts["op_id"] = ev.Op.String()
+	}
+	p.tooLowFacts(ev, facts)
+	why := "the excerpt is cut before the bounds it was compared with"
+	if len(printed) > 0 {
+		facts["bounds_printed"] = joinNames(printed)
+		why = "no bound it printed (" + joinNames(printed) + ") is marked violated or reads as one"
+	}
+	p.add(rules.Finding{
+		Rule: MvccInvariant, Severity: sev, Origin: rules.Reported, Subject: subject(r),
+		Message:  fmt.Sprintf("mvcc.cc refused a new operation's hybrid time as too low: %s; %s, and the replayed state shows none it fell to", op, why),
+		Evidence: evidence,
+		Facts:    facts,
+	}, r)
 }
 
 // appendNew appends the evidence lines not already cited.

@@ -22,6 +22,8 @@ type Pack struct {
 	// once keeps one finding per rule and event: a dump with one bad op
 	// would otherwise repeat it for every entry after.
 	once map[onceKey]int
+	// skew is the clock-skew grace the lease rules allow.
+	skew clockSkew
 }
 
 type onceKey struct {
@@ -62,6 +64,7 @@ func (p *Pack) Observe(e parse.Event) {
 		return
 	}
 	r := p.st.Replica(ybstate.KeyOf(ye))
+	p.skew.readSkew(ye)
 	switch ev := ye.(type) {
 	case *yb.MvccDump:
 		p.st.ApplyEach(ev, func(r *ybstate.Replica, from ybstate.From, it yb.Item) {
@@ -84,21 +87,25 @@ func (p *Pack) Observe(e parse.Event) {
 			Facts:    map[string]string{"previous_op_id": ev.Prev.String(), "next_op_id": ev.Next.String()},
 		}, r)
 	case *yb.FollowerSafeTimeBack:
-		p.add(rules.Finding{
+		f := rules.Finding{
 			Rule: SafeTimeRegression, Severity: rules.Note, Origin: rules.Reported, Subject: subject(r),
-			Message: fmt.Sprintf("follower received propagated safe time %s, %d us below the %s it already had (kept the old value; expected after a leader change)",
-				ev.New, -ev.New.PhysicalDiff(ev.Old), ev.Old),
+			Message: fmt.Sprintf("follower received propagated safe time %s, %s the %s it already had (kept the old value; expected after a leader change)",
+				ev.New, below(ev.New, ev.Old), ev.Old),
 			Evidence: []rules.Evidence{rules.Cite(ev)},
-			Facts:    map[string]string{"received": ev.New.String(), "kept": ev.Old.String(), "below_us": fmt.Sprint(-ev.New.PhysicalDiff(ev.Old))},
-		}, r)
+			Facts:    map[string]string{"received": ev.New.String(), "kept": ev.Old.String()},
+		}
+		setBelowUS(f.Facts, "below_us", ev.New, ev.Old)
+		p.add(f, r)
 	case *yb.LeaderSafeTimeBack:
-		p.add(rules.Finding{
+		f := rules.Finding{
 			Rule: SafeTimeRegression, Severity: rules.Error, Origin: rules.Reported, Subject: subject(r),
-			Message: fmt.Sprintf("leader safe time %s is %d us below the propagated safe time %s it had already published",
-				ev.Safe, -ev.Safe.PhysicalDiff(ev.Propagated), ev.Propagated),
+			Message: fmt.Sprintf("leader safe time %s is %s the propagated safe time %s it had already published",
+				ev.Safe, below(ev.Safe, ev.Propagated), ev.Propagated),
 			Evidence: []rules.Evidence{rules.Cite(ev)},
 			Facts:    map[string]string{"safe_time": ev.Safe.String(), "propagated_safe_time": ev.Propagated.String()},
-		}, r)
+		}
+		setBelowUS(f.Facts, "below_us", ev.Safe, ev.Propagated)
+		p.add(f, r)
 	case *yb.MvccFatal:
 		p.add(rules.Finding{
 			Rule: MvccInvariant, Severity: rules.Error, Origin: rules.Reported, Subject: subject(r),
@@ -158,17 +165,53 @@ func clip(s string) string {
 	return s
 }
 
-// below describes how far a is below b: "77902 us below", or "at" when
-// they share the physical time.
+// below describes how far a is below b: "77902 us below", "equal to",
+// or "at or below" alone when either was not read as a point in time (a
+// special name, or a number out of range): no number is stated that was
+// not read.
 func below(a, b ybval.HybridTime) string {
-	d := a.PhysicalDiff(b)
+	d, ok := a.PhysicalDiffOK(b)
+	c, cok := a.CompareOK(b)
 	switch {
+	case cok && c == 0:
+		return "equal to"
+	case !ok:
+		return "at or below"
 	case d < 0:
 		return fmt.Sprintf("%d us below", -d)
-	case a.Compare(b) == 0:
-		return "equal to"
+	case d > 0:
+		return fmt.Sprintf("%d us above", d)
 	}
 	return fmt.Sprintf("at or below (same microsecond, logical %d vs %d)", a.Logical, b.Logical)
+}
+
+// atOrBelow reports whether a <= b, both read; lessThan whether a < b.
+// A time that was not read is never placed against another.
+func atOrBelow(a, b ybval.HybridTime) bool {
+	c, ok := a.CompareOK(b)
+	return ok && c <= 0
+}
+
+func lessThan(a, b ybval.HybridTime) bool {
+	c, ok := a.CompareOK(b)
+	return ok && c < 0
+}
+
+// setBelowUS states how many microseconds a lies below b under key, when
+// both are points in time.
+func setBelowUS(facts map[string]string, key string, a, b ybval.HybridTime) {
+	if d, ok := a.PhysicalDiffOK(b); ok {
+		facts[key] = fmt.Sprint(-d)
+	}
+}
+
+// before is how far a is before a lease's end b: "77902 us before", or
+// "at or before" when either was not read as a point in time.
+func before(a, b ybval.HybridTime) string {
+	if d, ok := a.PhysicalDiffOK(b); ok {
+		return fmt.Sprintf("%d us before", -d)
+	}
+	return "at or before"
 }
 
 func opText(op ybval.OpID, has bool, ht ybval.HybridTime) string {

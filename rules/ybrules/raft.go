@@ -104,10 +104,14 @@ func (p *Pack) checkRaft(r *ybstate.Replica, e yb.Event, st ybstate.Step) {
 	}
 	state := func() []string { return append(append([]string(nil), st.Replica...), st.Before...) }
 	if st.TermBack {
+		by := ""
+		if d, ok := ybval.SubInt64(st.High, st.Term); ok {
+			by = fmt.Sprintf(" by %d", d)
+		}
 		p.add(rules.Finding{
 			Rule: TermRegression, Severity: rules.Error, Origin: rules.Derived, Subject: subject(r),
-			Message: fmt.Sprintf("peer %s logs term %d after term %d: its term went down by %d",
-				st.Peer, st.Term, st.High, st.High-st.Term),
+			Message: fmt.Sprintf("peer %s logs term %d after term %d: its term went down%s",
+				st.Peer, st.Term, st.High, by),
 			Evidence: []rules.Evidence{rules.Cite(e), cite(st.HighFrom)},
 			Facts:    map[string]string{"term": fmt.Sprint(st.Term), "previous_term": fmt.Sprint(st.High)},
 			State:    state(),
@@ -201,10 +205,15 @@ type heldLease struct {
 	taken int64
 }
 
-// running returns the leases, sorted by end, that end after w and within
-// maxLeaseGap of it: the only ones a comparison with w can prove running.
-func running(leases []heldLease, w int64) []*heldLease {
-	lo := sort.Search(len(leases), func(i int) bool { return leases[i].end > w })
+// running returns the leases, sorted by end, that end more than grace
+// after w and within maxLeaseGap of it: the only ones a comparison with w
+// can prove running. A lease ending within grace (the max clock skew) of
+// w is not: the two times come from different hosts' clocks, and a new
+// leader's lease starting that close to the old one's end is the hand-over
+// YugabyteDB allows.
+func running(leases []heldLease, w int64, grace time.Duration) []*heldLease {
+	after := w + grace.Microseconds()
+	lo := sort.Search(len(leases), func(i int) bool { return leases[i].end > after })
 	var out []*heldLease
 	for i := lo; i < len(leases) && leases[i].end-w <= maxLeaseGap.Microseconds(); i++ {
 		out = append(out, &leases[i])
@@ -239,11 +248,11 @@ func (p *Pack) leaseList(t *ybstate.TabletRaft) []heldLease {
 		out = append(out, h)
 	}
 	for _, l := range p.st.Leases(t.Tablet) {
-		if l.Holder == "" || l.Term < 0 || !l.Expiry.Valid() || l.Expiry.IsMin() {
+		if l.Holder == "" || l.Term < 0 || !l.Expiry.Point() {
 			continue
 		}
 		h := heldLease{holder: l.Holder, term: l.Term, kind: ybstate.HTLeaseKind, seen: l.Holder, end: int64(l.Expiry.Physical), endStr: l.Expiry.String(), from: l.From}
-		if l.Taken.Special == ybval.Normal {
+		if l.Taken.Point() {
 			h.taken = int64(l.Taken.Physical)
 		}
 		out = append(out, h)
@@ -265,7 +274,7 @@ func (p *Pack) earlyRevocations(t *ybstate.TabletRaft) {
 		w := rv.At.UnixMicro()
 		var best *heldLease
 		var bestLead *ybstate.Leadership
-		for _, l := range running(leases, w) {
+		for _, l := range running(leases, w, p.skew.grace()) {
 			// Only another peer's log can show what the revoker missed.
 			if l.holder == rv.By || l.seen == rv.By || l.term >= rv.ByTerm {
 				continue
@@ -277,7 +286,7 @@ func (p *Pack) earlyRevocations(t *ybstate.TabletRaft) {
 					// The revoked holder accepted the new leader before
 					// the revocation; its step-down may carry a clock up to
 					// the skew ahead.
-					grace = maxClockSkew
+					grace = p.skew.grace()
 				}
 				if !lead.EndAt.After(rv.At.Add(grace)) {
 					continue
@@ -327,6 +336,7 @@ func (p *Pack) earlyRevocations(t *ybstate.TabletRaft) {
 			"lease_end": best.endStr, "remaining_us": fmt.Sprint(best.end - w),
 			"revoked_at": rv.At.UTC().Format("2006-01-02T15:04:05.000000Z"),
 		}
+		p.skew.facts(facts)
 		if rv.Kind == ybstate.HTLeaseKind {
 			facts["revoked_expiry"] = rv.Expiry.String()
 		} else {

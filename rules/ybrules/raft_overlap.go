@@ -29,7 +29,9 @@ func (p *Pack) writeOverlaps(t *ybstate.TabletRaft) {
 		}
 	}
 	for _, w := range p.st.Writes(t.Tablet) {
-		if w.Term < 0 {
+		if w.Term < 0 || !w.HT.Point() {
+			// A write at a time that did not read is placed against no
+			// lease.
 			continue
 		}
 		if _, done := p.once[onceKey{LeaseOverlap, w.From.Pos, ""}]; done {
@@ -46,7 +48,7 @@ func (p *Pack) writeOverlaps(t *ybstate.TabletRaft) {
 				// Its own earlier lease binds it through its own MvccManager.
 				continue
 			}
-			if w.HT.Compare(l.Expiry) > 0 {
+			if !atOrBelow(w.HT, l.Expiry) {
 				continue
 			}
 			ld := t.Leadership(l.Holder, l.Term)
@@ -64,7 +66,7 @@ func (p *Pack) writeOverlaps(t *ybstate.TabletRaft) {
 					continue
 				}
 			}
-			if hit == nil || l.Expiry.Compare(hit.Expiry) > 0 || (l.Expiry.Compare(hit.Expiry) == 0 && posLess(l.From.Pos, hit.From.Pos)) {
+			if hit == nil || laterLease(l, hit) {
 				hit, lead = l, ld
 			}
 		}
@@ -81,21 +83,29 @@ func (p *Pack) writeOverlaps(t *ybstate.TabletRaft) {
 		}
 		facts := map[string]string{
 			"ht": w.HT.String(), "term": fmt.Sprint(w.Term), "lease_term": fmt.Sprint(hit.Term), "lease_holder": hit.Holder,
-			"lease_expiry": hit.Expiry.String(), "inside_us": fmt.Sprint(-w.HT.PhysicalDiff(hit.Expiry)), "lease_source": hit.How,
+			"lease_expiry": hit.Expiry.String(), "lease_source": hit.How,
 		}
+		setBelowUS(facts, "inside_us", w.HT, hit.Expiry)
 		if w.Op != "" {
 			facts["op_id"] = w.Op
 		}
 		p.add(rules.Finding{
 			Rule: LeaseOverlap, Severity: rules.Error, Origin: rules.Derived,
 			Subject: rules.Subject{System: "yb", Tablet: w.Tablet, Peer: w.Peer},
-			Message: fmt.Sprintf("%s falls inside the ht lease the term-%d leader %s held until %s (%d us before its end, as the log of %s shows at %s)",
-				what, hit.Term, hit.Holder, hit.Expiry, -w.HT.PhysicalDiff(hit.Expiry), hit.Seen, hit.From.Pos),
+			Message: fmt.Sprintf("%s falls inside the ht lease the term-%d leader %s held until %s (%s its end, as the log of %s shows at %s)",
+				what, hit.Term, hit.Holder, hit.Expiry, before(w.HT, hit.Expiry), hit.Seen, hit.From.Pos),
 			Evidence: ev,
 			Facts:    facts,
 			State:    t.Lines(w.Peer),
 		}, nil)
 	}
+}
+
+// laterLease reports whether l ends after hit, or at the same time but
+// was seen first; a lease whose end was not read is never later.
+func laterLease(l, hit *ybstate.LeaseFact) bool {
+	c, ok := l.Expiry.CompareOK(hit.Expiry)
+	return ok && (c > 0 || c == 0 && posLess(l.From.Pos, hit.From.Pos))
 }
 
 func posLess(a, b parse.Pos) bool {

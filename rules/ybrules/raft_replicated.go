@@ -49,7 +49,7 @@ func (p *Pack) replicatedPast(t *ybstate.TabletRaft) {
 		}
 		var best *heldLease
 		var bestLead *ybstate.Leadership
-		for _, old := range running(leases, had) {
+		for _, old := range running(leases, had, p.skew.grace()) {
 			if old.holder == own.holder || old.term < 0 || old.term >= own.term || old.seen == own.holder {
 				continue
 			}
@@ -76,6 +76,12 @@ func (p *Pack) replicatedPast(t *ybstate.TabletRaft) {
 		if lead.Ended {
 			ev = appendNew(ev, cite(lead.EndFrom))
 		}
+		facts := map[string]string{
+			"leader": own.holder, "leader_term": fmt.Sprint(own.term), "own_lease_end": own.endStr,
+			"holder": best.holder, "holder_term": fmt.Sprint(best.term), "lease_kind": string(best.kind),
+			"lease_end": best.endStr, "remaining_us": fmt.Sprint(best.end - had), "replicated_past": "1",
+		}
+		p.skew.facts(facts)
 		p.add(rules.Finding{
 			Rule: EarlyRevocation, Severity: rules.Error, Origin: rules.Derived,
 			Subject: rules.Subject{System: "yb", Tablet: t.Tablet, Peer: own.holder},
@@ -83,12 +89,8 @@ func (p *Pack) replicatedPast(t *ybstate.TabletRaft) {
 				own.term, own.holder, own.kind, own.endStr, at, best.term, best.holder, best.kind, best.endStr,
 				(time.Duration(best.end-had) * time.Microsecond).Seconds(), best.from.Pos),
 			Evidence: ev,
-			Facts: map[string]string{
-				"leader": own.holder, "leader_term": fmt.Sprint(own.term), "own_lease_end": own.endStr,
-				"holder": best.holder, "holder_term": fmt.Sprint(best.term), "lease_kind": string(best.kind),
-				"lease_end": best.endStr, "remaining_us": fmt.Sprint(best.end - had), "replicated_past": "1",
-			},
-			State: t.Lines(own.holder),
+			Facts:    facts,
+			State:    t.Lines(own.holder),
 		}, nil)
 	}
 }

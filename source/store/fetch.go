@@ -105,11 +105,11 @@ func (r *Reader) rowsOf(ctx context.Context, q Query) ([]Row, error) {
 	return rows, err
 }
 
-// Open returns the stream's selected lines as text: the stream's leading
-// file header, then each selected row with the rest of its record, in the
-// stream's order, blank lines standing for rows not fetched when the rows
-// carry line numbers (so each keeps its number), one after another when
-// they do not. It fetches a page at a time as the text is read.
+// Open returns the stream's selected lines: the stream's leading file
+// header, then each selected row with the rest of its record, in the
+// stream's order, each with the line number it carries. It fetches a page
+// at a time as the lines are read, so what it holds is a page's rows and
+// their records, however far apart their numbers.
 func (r *Reader) Open(ctx context.Context, s Stream) *StreamText {
 	sr := &StreamText{r: r, s: s, ctx: ctx, filter: r.Filter()}
 	sr.from = s.First
@@ -156,7 +156,7 @@ const (
 	maxRowsAtOneTime = 1 << 20
 )
 
-// StreamText is one stream's selected lines, read as text.
+// StreamText is one stream's selected lines, read one by one with Next.
 type StreamText struct {
 	r      *Reader
 	s      Stream
@@ -174,52 +174,39 @@ type StreamText struct {
 	// loaded with them, and rows without a record range are one-line
 	// records.
 	numbered bool
-	// last is the last row written, and line its line number.
+	// last is the last row written.
 	last    Row
 	hasLast bool
-	line    int64
 
-	// out is the text not read yet: each chunk is blank lines, then text.
-	out []chunk
+	// out holds the rows fetched and not read yet, in order.
+	out []Row
 }
 
-type chunk struct {
-	pad  int64
-	text []byte
-}
-
-func (sr *StreamText) Read(p []byte) (int, error) {
+// Next returns the stream's next line: the line number its row carries
+// (0 for a row loaded without one: the line after the one before) and its
+// text, which holds line ends where the store kept a multi-line record in
+// one row; an empty text inside a record stands for the empty lines there.
+// It returns io.EOF after the last line.
+func (sr *StreamText) Next() (line int64, text string, err error) {
 	for len(sr.out) == 0 {
 		if sr.err != nil {
-			return 0, sr.err
+			return 0, "", sr.err
 		}
 		if sr.done {
-			return 0, io.EOF
+			return 0, "", io.EOF
 		}
 		if err := sr.fill(); err != nil && sr.err == nil {
 			sr.err = fmt.Errorf("%s: %w", sr.s.Name, err)
 		}
 	}
-	n := 0
-	for n < len(p) && len(sr.out) > 0 {
-		c := &sr.out[0]
-		for c.pad > 0 && n < len(p) {
-			p[n] = '\n'
-			n++
-			c.pad--
-		}
-		m := copy(p[n:], c.text)
-		c.text = c.text[m:]
-		n += m
-		if c.pad == 0 && len(c.text) == 0 {
-			sr.out = sr.out[1:]
-		}
-	}
-	return n, nil
+	r := sr.out[0]
+	sr.out[0] = Row{}
+	sr.out = sr.out[1:]
+	return r.Line, r.Text, nil
 }
 
 // Header fetches the stream's leading file header, if it has one, and
-// reports whether it has. Read does so first when Header was not called.
+// reports whether it has. Next does so first when Header was not called.
 func (sr *StreamText) Header() (bool, error) {
 	if sr.started {
 		return sr.hasHeader, nil
@@ -484,8 +471,7 @@ func mergeRanges(rs []Range, gap time.Duration) []Range {
 	return out
 }
 
-// write appends rows to the text in order, each once, after the last row
-// written.
+// write queues rows in order, each once, after the last row queued.
 func (sr *StreamText) write(rows []Row) {
 	slices.SortFunc(rows, func(a, b Row) int { return rowKey(&a, &b) })
 	for i := range rows {
@@ -496,15 +482,14 @@ func (sr *StreamText) write(rows []Row) {
 		if sr.hasLast && rowKey(row, &sr.last) <= 0 {
 			continue
 		}
-		sr.last, sr.hasLast = *row, true
-		c := chunk{}
-		if row.Line > sr.line+1 {
-			c.pad = row.Line - sr.line - 1
-			sr.line = row.Line - 1
+		if sr.hasLast && !row.Record.From.IsZero() && row.Record == sr.last.Record && sr.last.Line > 0 && row.Line > sr.last.Line+1 {
+			// Every line of a record is fetched with it: the numbers
+			// missing inside one are empty lines, which a store keeps
+			// no row for and a decoder inside a block may claim. One
+			// empty line stands for each run of them.
+			sr.out = append(sr.out, Row{Line: sr.last.Line + 1})
 		}
-		c.text = append(c.text, row.Text...)
-		c.text = append(c.text, '\n')
-		sr.line += int64(strings.Count(row.Text, "\n")) + 1
-		sr.out = append(sr.out, c)
+		sr.last, sr.hasLast = *row, true
+		sr.out = append(sr.out, Row{Line: row.Line, Text: row.Text})
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"io"
 	"os"
 	"strings"
 	"testing"
@@ -42,18 +41,20 @@ func TestForeignRowsKeepTheirRecords(t *testing.T) {
 	if err != nil || len(streams) != 1 {
 		t.Fatalf("streams %v, %v", streams, err)
 	}
-	got, err := io.ReadAll(rd.Open(context.Background(), streams[0]))
-	if err != nil {
-		t.Fatal(err)
+	got := readStream(t, rd.Open(context.Background(), streams[0]))
+	for _, l := range got {
+		if l.Line != 0 {
+			t.Fatalf("a row loaded without a line number reads as line %d", l.Line)
+		}
 	}
-	kinds := func(b []byte) string {
-		var out []string
-		parse.ScanFunc(bytes.NewReader(b), "s", systems, parse.Options{}, func(e parse.Event) {
-			out = append(out, e.Kind()+" "+e.Info().Text)
-		})
-		return strings.Join(out, "\n")
-	}
-	if want := kinds(text); kinds(got) != want {
-		t.Errorf("events from the store:\n%s\nwant:\n%s", kinds(got), want)
+	var fromFile, fromStore []string
+	parse.ScanFunc(bytes.NewReader(text), "s", systems, parse.Options{}, func(e parse.Event) {
+		fromFile = append(fromFile, e.Kind()+" "+e.Info().Text)
+	})
+	parse.ScanNumbered(numbered(got), "s", systems, parse.Options{}, func(e parse.Event) {
+		fromStore = append(fromStore, e.Kind()+" "+e.Info().Text)
+	})
+	if want, got := strings.Join(fromFile, "\n"), strings.Join(fromStore, "\n"); got != want {
+		t.Errorf("events from the store:\n%s\nwant:\n%s", got, want)
 	}
 }

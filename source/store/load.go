@@ -139,7 +139,8 @@ func (l *Loader) Load(ctx context.Context, labels map[string]string, r io.Reader
 		}
 		if len(text) == 0 {
 			// An empty line is not stored (a store keeps no empty
-			// message); reading writes a blank line for its number.
+			// message); reading gives one back where a record's line
+			// numbers skip.
 			if err != nil {
 				if errors.Is(err, io.EOF) {
 					break

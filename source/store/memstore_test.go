@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/logsleuth/logsleuth/source/store"
 )
@@ -27,6 +28,8 @@ type memStream struct {
 	labels   map[string]string
 	rows     []store.Row
 }
+
+var _ store.Store = (*memStore)(nil)
 
 func newMemStore() *memStore { return &memStore{streams: map[string]*memStream{}} }
 
@@ -145,3 +148,9 @@ func (m *memStore) Describe(selector string, w store.Range, f store.Filter) stri
 }
 
 func (m *memStore) String() string { return "mem://" }
+
+func (m *memStore) StreamName(labels map[string]string) string { return labelsName(labels) }
+func (m *memStore) Flush(context.Context) error                { return nil }
+func (m *memStore) Check(context.Context) error                { return nil }
+func (m *memStore) BytesRead() int64                           { return 0 }
+func (m *memStore) WhyMissing(oldest time.Time) string         { return "" }

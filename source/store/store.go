@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -11,7 +13,8 @@ import (
 // itself. Every store can list streams, return a stream's rows in time
 // order for some time ranges and a filter, and ingest rows; that is all
 // reading and loading need, so another store (Loki, Elasticsearch) is one
-// more implementation of these methods.
+// more file: an implementation of these methods and a call to register
+// for its URL scheme. Nothing outside this package names a store.
 type Store interface {
 	// Streams lists the streams with rows that the selector (a filter in
 	// the store's own query language; "" selects everything), the window
@@ -24,14 +27,81 @@ type Store interface {
 	// Ingest stores rows. A store may drop rows it will not keep (rows
 	// older than its retention): Count says what it kept.
 	Ingest(ctx context.Context, rows []Row) error
+	// Flush makes the rows ingested so far visible to queries, where the
+	// store would otherwise show them a while later.
+	Flush(ctx context.Context) error
+	// StreamName is the name the store gives the stream with these labels
+	// (its Stream.Name once it holds rows).
+	StreamName(labels map[string]string) string
 	// Count returns how many rows the stream with these labels holds.
 	Count(ctx context.Context, labels map[string]string) (int64, error)
+	// WhyMissing says, for a message, why the store may show fewer rows
+	// than it took without an error (rows older than its retention, say)
+	// and how to keep them; oldest is the time of the oldest row sent.
+	WhyMissing(oldest time.Time) string
+	// Check reports whether the store answers.
+	Check(ctx context.Context) error
+	// BytesRead is how many bytes of answers the store has sent.
+	BytesRead() int64
 	// Describe returns the query Streams sends for these arguments, in the
 	// store's own language, for messages and for the user to paste into
 	// the store's UI.
 	Describe(selector string, window Range, f Filter) string
 	// String names the store as the user gave it (vlogs://host:9428).
 	String() string
+}
+
+// kind is one kind of store: the URL schemes that name it and how to
+// open one.
+type kind struct {
+	schemes []string
+	form    string // the URL's shape, for messages: vlogs://HOST:PORT
+	open    func(raw string) (Store, error)
+}
+
+// kinds are the stores there are, each registered by its own file.
+var kinds []kind
+
+// register adds a kind of store; form is its URL's shape for messages.
+func register(form string, open func(raw string) (Store, error), schemes ...string) {
+	kinds = append(kinds, kind{schemes: schemes, form: form, open: open})
+}
+
+func kindOf(s string) (kind, bool) {
+	for _, k := range kinds {
+		for _, sc := range k.schemes {
+			if strings.HasPrefix(s, sc+"://") {
+				return k, true
+			}
+		}
+	}
+	return kind{}, false
+}
+
+// IsURL reports whether s names a log store rather than a path.
+func IsURL(s string) bool {
+	_, ok := kindOf(s)
+	return ok
+}
+
+// Forms lists the shapes of the URLs that name a store, for messages:
+// "vlogs://HOST:PORT".
+func Forms() string {
+	var out []string
+	for _, k := range kinds {
+		out = append(out, k.form)
+	}
+	slices.Sort(out)
+	return strings.Join(out, ", ")
+}
+
+// Open returns the store a URL names.
+func Open(raw string) (Store, error) {
+	k, ok := kindOf(raw)
+	if !ok {
+		return nil, fmt.Errorf("%s: not a log store; want %s", raw, Forms())
+	}
+	return k.open(raw)
 }
 
 // Stream is one log stream: one program's log on one host, as the store

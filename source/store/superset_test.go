@@ -1,7 +1,6 @@
 package store_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -66,9 +65,45 @@ func (d recorder) Year() (int, string) {
 	return 0, ""
 }
 
+// readStream reads a stream's lines to the end.
+func readStream(t *testing.T, sr *store.StreamText) []parse.NumberedLine {
+	t.Helper()
+	var out []parse.NumberedLine
+	for {
+		n, text, err := sr.Next()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			t.Fatalf("read: %v", err)
+		}
+		out = append(out, parse.NumberedLine{Line: int(n), Text: []byte(text)})
+	}
+}
+
+// numbered is a ScanNumbered source over lines.
+func numbered(ls []parse.NumberedLine) func() (parse.NumberedLine, error) {
+	return func() (parse.NumberedLine, error) {
+		if len(ls) == 0 {
+			return parse.NumberedLine{}, io.EOF
+		}
+		l := ls[0]
+		ls = ls[1:]
+		return l, nil
+	}
+}
+
 // claims scans text as a file and returns the lines a decoder claimed, or
 // that an event spans, and the events.
 func claims(t *testing.T, name string, text []byte) (map[int]bool, []string) {
+	return claimsOf(t, name, func(systems []parse.System, emit func(parse.Event)) error {
+		_, _, err := parse.ScanFunc(bytes.NewReader(text), name, systems, parse.Options{}, emit)
+		return err
+	})
+}
+
+// claimsOf is claims for a scan of any source.
+func claimsOf(t *testing.T, name string, scan func([]parse.System, func(parse.Event)) error) (map[int]bool, []string) {
 	claimed := map[int]bool{}
 	var wrapped []parse.System
 	for _, s := range systems {
@@ -80,7 +115,7 @@ func claims(t *testing.T, name string, text []byte) (map[int]bool, []string) {
 		wrapped = append(wrapped, s)
 	}
 	var events []string
-	_, _, err := parse.ScanFunc(bytes.NewReader(text), name, wrapped, parse.Options{}, func(e parse.Event) {
+	err := scan(wrapped, func(e parse.Event) {
 		m := e.Info()
 		for l := m.Pos.Line; l <= m.Last; l++ {
 			claimed[l] = true
@@ -147,22 +182,20 @@ func TestPushDownSelectsEveryClaimedLine(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got []byte
+		var got []parse.NumberedLine
 		if len(streams) == 1 {
-			got, err = io.ReadAll(rd.Open(context.Background(), streams[0]))
-			if err != nil {
-				t.Fatalf("%s: read: %v", path, err)
-			}
+			got = readStream(t, rd.Open(context.Background(), streams[0]))
 		} else if len(streams) > 1 {
 			t.Fatalf("%s: %d streams", path, len(streams))
 		}
 		fetched := map[int]string{}
-		sc := bufio.NewScanner(bytes.NewReader(got))
-		sc.Buffer(nil, 4<<20)
-		for n := 1; sc.Scan(); n++ {
-			if strings.TrimSpace(sc.Text()) != "" {
-				fetched[n] = sc.Text()
+		last := 0
+		for _, l := range got {
+			if l.Line <= last {
+				t.Fatalf("%s: line %d read after line %d", path, l.Line, last)
 			}
+			last = l.Line
+			fetched[l.Line] = string(l.Text)
 		}
 		for n, line := range fetched {
 			if n > len(lines) || lines[n-1] != line {
@@ -180,7 +213,10 @@ func TestPushDownSelectsEveryClaimedLine(t *testing.T) {
 		}
 		fetchedTotal += len(fetched)
 		linesTotal += len(lines)
-		_, gotEvents := claims(t, "src", got)
+		_, gotEvents := claimsOf(t, "src", func(systems []parse.System, emit func(parse.Event)) error {
+			_, _, err := parse.ScanNumbered(numbered(got), "src", systems, parse.Options{}, emit)
+			return err
+		})
 		if strings.Join(gotEvents, "\n") != strings.Join(wantEvents, "\n") {
 			t.Errorf("%s: events read from the store differ from the file's:\nfile:\n%s\nstore:\n%s", path,
 				strings.Join(wantEvents, "\n"), strings.Join(gotEvents, "\n"))

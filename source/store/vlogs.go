@@ -40,13 +40,14 @@ const (
 	fieldRecordEnd   = "record_end"
 )
 
-// Scheme is the URL scheme that names a VictoriaLogs server: vlogs://host:port
-// (plain HTTP) or vlogs+https://host:port.
-const Scheme = "vlogs"
+// vlogsScheme is the URL scheme that names a VictoriaLogs server:
+// vlogs://host:port (plain HTTP) or vlogs+https://host:port.
+const vlogsScheme = "vlogs"
 
-// IsURL reports whether s names a log store rather than a path.
-func IsURL(s string) bool {
-	return strings.HasPrefix(s, Scheme+"://") || strings.HasPrefix(s, Scheme+"+https://")
+var _ Store = (*VictoriaLogs)(nil)
+
+func init() {
+	register(vlogsScheme+"://HOST:PORT", func(raw string) (Store, error) { return NewVictoriaLogs(raw) }, vlogsScheme, vlogsScheme+"+https")
 }
 
 // NewVictoriaLogs returns the server a vlogs:// URL names.
@@ -57,17 +58,17 @@ func NewVictoriaLogs(raw string) (*VictoriaLogs, error) {
 	}
 	scheme := "http"
 	switch u.Scheme {
-	case Scheme:
-	case Scheme + "+https":
+	case vlogsScheme:
+	case vlogsScheme + "+https":
 		scheme = "https"
 	default:
-		return nil, fmt.Errorf("%s: want %s://HOST:PORT", raw, Scheme)
+		return nil, fmt.Errorf("%s: want %s://HOST:PORT", raw, vlogsScheme)
 	}
 	if u.Host == "" {
-		return nil, fmt.Errorf("%s: no host; want %s://HOST:PORT", raw, Scheme)
+		return nil, fmt.Errorf("%s: no host; want %s://HOST:PORT", raw, vlogsScheme)
 	}
 	if u.RawQuery != "" || u.Fragment != "" || u.User != nil {
-		return nil, fmt.Errorf("%s: want %s://HOST:PORT[/PATH], with no query, fragment or user", raw, Scheme)
+		return nil, fmt.Errorf("%s: want %s://HOST:PORT[/PATH], with no query, fragment or user", raw, vlogsScheme)
 	}
 	return &VictoriaLogs{
 		name:   raw,
@@ -78,7 +79,7 @@ func NewVictoriaLogs(raw string) (*VictoriaLogs, error) {
 
 func (v *VictoriaLogs) String() string { return v.name }
 
-// BytesRead is how many bytes of answers the server has sent.
+// BytesRead implements Store.
 func (v *VictoriaLogs) BytesRead() int64 { return v.read.Load() }
 
 // quote writes s as a LogsQL string literal.
@@ -239,6 +240,26 @@ func (v *VictoriaLogs) Count(ctx context.Context, labels map[string]string) (int
 	return n, err
 }
 
+// StreamName implements Store: the labels as VictoriaLogs prints a
+// stream's _stream field.
+func (v *VictoriaLogs) StreamName(labels map[string]string) string {
+	keys := make([]string, 0, len(labels))
+	for k := range labels {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "%s=%q", k, labels[k])
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
 // streamSelector is the LogsQL stream filter that names exactly the
 // stream with these labels.
 func streamSelector(labels map[string]string) string {
@@ -371,22 +392,33 @@ func (v *VictoriaLogs) Ingest(ctx context.Context, rows []Row) error {
 	return nil
 }
 
-// Flush asks the server to make the rows it took visible to queries now
-// rather than in a second or two. A front node of a cluster may not offer
-// it; Flush then does nothing.
-func (v *VictoriaLogs) Flush(ctx context.Context) {
+// Flush implements Store: it asks the server to make the rows it took
+// visible to queries now rather than in a second or two. A front node of
+// a cluster may not offer it; the rows then show a little later, which
+// is no error.
+func (v *VictoriaLogs) Flush(ctx context.Context) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, v.base+"/internal/force_flush", nil)
 	if err != nil {
-		return
+		return err
 	}
-	if resp, err := v.client.Do(req); err == nil {
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
+	resp, err := v.client.Do(req)
+	if err != nil {
+		return fmt.Errorf("flush: %w", err)
 	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return nil
 }
 
-// Healthy reports whether the server answers its health check.
-func (v *VictoriaLogs) Healthy(ctx context.Context) error {
+// WhyMissing implements Store: VictoriaLogs drops rows older than its
+// -retentionPeriod as it takes them and answers with success.
+func (v *VictoriaLogs) WhyMissing(oldest time.Time) string {
+	return fmt.Sprintf("VictoriaLogs drops rows older than its -retentionPeriod (7d by default) when it takes them, and answers with success; the oldest row sent is from %s: start it with -retentionPeriod=100y to keep it",
+		oldest.Format(time.RFC3339))
+}
+
+// Check implements Store with the server's health check.
+func (v *VictoriaLogs) Check(ctx context.Context) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, v.base+"/health", nil)
 	if err != nil {
 		return err

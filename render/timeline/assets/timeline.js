@@ -566,15 +566,60 @@
 
   var detail = document.getElementById('detail-body');
   function clearDetail() { while (detail.firstChild) detail.removeChild(detail.firstChild); }
-  function evidenceList(evs) {
+  // bySrc indexes the model's lines by source, in line order, for the
+  // lines around a piece of evidence.
+  var bySrc = null;
+  function around(i) {
+    if (!bySrc) {
+      bySrc = {};
+      for (var k = 0; k < M.lines.length; k++) (bySrc[M.lines[k].s] = bySrc[M.lines[k].s] || []).push(k);
+      Object.keys(bySrc).forEach(function (src) { bySrc[src].sort(function (a, b) { return M.lines[a].l - M.lines[b].l; }); });
+    }
+    var l = M.lines[i], out = [];
+    (bySrc[l.s] || []).forEach(function (k) { if (k !== i && Math.abs(M.lines[k].l - l.l) <= CONTEXT) out.push(k); });
+    return out;
+  }
+  var CONTEXT = 3;
+  function evLi(i, cls) {
+    var e = evText(i), li = h('li', cls);
+    li.appendChild(h('span', 'pos', e.pos));
+    li.appendChild(h('span', 'text', e.text));
+    return li;
+  }
+  function evidenceList(evs, context) {
     var ul = h('ul', 'evidence');
     for (var i = 0; i < evs.length; i++) {
-      var e = evText(evs[i]), li = h('li');
-      li.appendChild(h('span', 'pos', e.pos));
-      li.appendChild(h('span', 'text', e.text));
+      var li = evLi(evs[i], '');
       ul.appendChild(li);
+      var near = context ? around(evs[i]) : [];
+      if (near.length) {
+        // The marker is drawn by the style sheet, so the line's text stays
+        // the line's text.
+        li.classList.add('has-ctx');
+        li.title = 'click to show the ' + near.length + ' log line' + (near.length > 1 ? 's' : '') + ' around it (within ' + CONTEXT + ') that the report holds';
+        (function (li, idx, near) {
+          var shown = null;
+          li.addEventListener('click', function (ev) {
+            ev.stopPropagation();
+            if (shown) { shown.forEach(function (n) { n.parentNode.removeChild(n); }); shown = null; li.classList.remove('open'); return; }
+            shown = [];
+            li.classList.add('open');
+            var before = near.filter(function (k) { return M.lines[k].l < M.lines[idx].l; });
+            var after = near.filter(function (k) { return M.lines[k].l > M.lines[idx].l; });
+            before.forEach(function (k) { var n = evLi(k, 'context'); li.parentNode.insertBefore(n, li); shown.push(n); });
+            var at = li.nextSibling;
+            after.forEach(function (k) { var n = evLi(k, 'context'); li.parentNode.insertBefore(n, at); shown.push(n); });
+          });
+        })(li, evs[i], near);
+      }
     }
     return ul;
+  }
+  // A fact holding a hybrid time (physical microseconds since 1970, 16
+  // digits) is shown as the wall time it is, beside the raw value.
+  function factText(v) {
+    var m = /^(1[0-9]{15})(\.[0-9]+)?$/.exec(v);
+    return m ? v + '  (' + day(+m[1]) + ' ' + clock(+m[1], 6) + ' UTC)' : v;
   }
   function showItem(pane, ref) {
     var d = describeItem(pane, ref);
@@ -588,6 +633,8 @@
   function selectFinding(i, move) {
     state.finding = i;
     var f = M.findings[i];
+    // The address names the finding, so it can be shared: report.html#f2.
+    if (location.hash !== '#f' + (i + 1)) { try { history.replaceState(null, '', '#f' + (i + 1)); } catch (e) { /* a file: URL may refuse; the link still works typed */ } }
     var items = document.querySelectorAll('#findings li[data-finding]');
     for (var k = 0; k < items.length; k++) items[k].classList.toggle('selected', +items[k].getAttribute('data-finding') === i);
     clearDetail();
@@ -598,12 +645,12 @@
     detail.appendChild(h('div', 'meta', f.sev + ' · ' + f.origin + ' · ' + f.subject));
     detail.appendChild(h('div', 'msg', f.msg));
     detail.appendChild(h('h3', '', 'Evidence'));
-    detail.appendChild(evidenceList(f.e));
+    detail.appendChild(evidenceList(f.e, true));
     if (f.facts && f.facts.length) {
       detail.appendChild(h('h3', '', 'Numbers'));
       var tb = h('table', 'facts');
       for (var j = 0; j < f.facts.length; j++) {
-        var tr = h('tr'); tr.appendChild(h('td', '', f.facts[j][0])); tr.appendChild(h('td', '', f.facts[j][1])); tb.appendChild(tr);
+        var tr = h('tr'); tr.appendChild(h('td', '', f.facts[j][0])); tr.appendChild(h('td', '', factText(f.facts[j][1]))); tb.appendChild(tr);
       }
       detail.appendChild(tb);
     }
@@ -630,6 +677,7 @@
     M.findings.forEach(function (f, i) {
       var li = h('li');
       li.setAttribute('data-finding', i);
+      li.id = 'f' + (i + 1);
       var r = h('div', 'rule'); r.appendChild(h('span', 'num ' + f.sev, String(i + 1))); r.appendChild(document.createTextNode(f.rule + '  (' + f.origin + ')'));
       li.appendChild(r);
       li.appendChild(h('div', 'subj', f.subject));
@@ -668,27 +716,75 @@
     if (M.findings.length) row(function (sv) { s('circle', { cx: 9, cy: 6, r: 5, fill: 'none', stroke: SEV.error, 'stroke-width': 2 }, sv); }, 'finding (click it)');
   }
 
+  // frameFindings makes the first view the findings' time span on each
+  // pane, with some room around it, rather than the whole log.
+  function frameFindings() {
+    panes.forEach(function (pv, pi) {
+      var lo = Infinity, hi = -Infinity;
+      M.findings.forEach(function (f) {
+        f.locs.forEach(function (l) { if (l.p === pi) { lo = Math.min(lo, l.lo); hi = Math.max(hi, l.hi); } });
+      });
+      if (lo > hi) return;
+      var pad = Math.max((hi - lo) * 0.25, pv.m.axis === 'order' ? 5e6 : 250000);
+      if (hi - lo + 2 * pad < pv.max - pv.min) pv.setView(lo - pad, hi + pad);
+    });
+  }
+  function openHash() {
+    var m = /^#f([0-9]+)$/.exec(location.hash);
+    if (m && +m[1] >= 1 && +m[1] <= M.findings.length) {
+      selectFinding(+m[1] - 1, true);
+      var li = document.getElementById('f' + m[1]);
+      if (li && li.scrollIntoView) li.scrollIntoView({ block: 'nearest' });
+    }
+  }
+
   function init() {
     var sev = M.counts || {};
     var badges = document.getElementById('badges');
     ['error', 'warning', 'note'].forEach(function (k) { if (sev[k]) badges.appendChild(h('span', 'badge ' + k, sev[k] + ' ' + k + (sev[k] > 1 ? 's' : ''))); });
     if (!M.findings.length) badges.appendChild(h('span', 'badge none', 'no findings'));
+    if (M.yearGuessed) { var yb = h('span', 'badge year', 'year assumed'); yb.title = M.year; badges.appendChild(yb); }
     document.getElementById('summary').textContent = M.title + (M.sources.length ? ' · ' + M.sources.join(', ') : '');
-    if (M.notes && M.notes.length) document.getElementById('notes').textContent = M.notes.join('; ');
+    var notes = (M.notes || []).slice();
+    if (M.year) notes.unshift('dates are not all as printed: ' + M.year);
+    if (notes.length) document.getElementById('notes').textContent = notes.join('; ');
+    if (M.diags && M.diags.length) {
+      var dg = document.getElementById('diags');
+      dg.appendChild(h('summary', '', M.diags.length + ' diagnostic' + (M.diags.length > 1 ? 's' : '') + ': what could not be read in full'));
+      var dl = h('ul', 'diaglist');
+      M.diags.forEach(function (d) { dl.appendChild(h('li', '', d)); });
+      dg.appendChild(dl);
+      dg.hidden = false;
+      dg.open = M.diags.length <= 5;
+    }
+    if (M.recognised && M.recognised.length) {
+      var sg = document.getElementById('sources');
+      sg.appendChild(h('summary', '', M.recognised.length + ' source' + (M.recognised.length > 1 ? 's' : '') + ': how much was recognised'));
+      var sl = h('ul', 'diaglist');
+      M.recognised.forEach(function (d) { sl.appendChild(h('li', '', d)); });
+      sg.appendChild(sl);
+      sg.hidden = false;
+    }
+    if (M.footer) document.getElementById('footer').textContent = M.footer;
     var host = document.getElementById('panes');
     M.panes.forEach(function (p, i) {
       panes.push(new Pane(p, i, host));
     });
     buildSide();
     buildLegend();
+    frameFindings();
     var filter = document.getElementById('filter');
     filter.addEventListener('input', function () {
       state.filter = filter.value.trim().toLowerCase();
       panes.forEach(function (p) { p.layout(); });
     });
     window.addEventListener('resize', function () { panes.forEach(function (p) { p.request(); }); });
+    openHash();
+    window.addEventListener('hashchange', openHash);
     window.__timeline = {
       ready: true,
+      selected: function () { return state.finding; },
+      view: function (i) { return [panes[i].t0, panes[i].t1]; },
       panes: panes.length,
       drawn: function () { return panes.map(function (p) { return p.drawn || 0; }); },
       select: function (i) { selectFinding(i, true); }

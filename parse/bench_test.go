@@ -1,0 +1,81 @@
+package parse_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/logsleuth/logsleuth/internal/synth"
+	"github.com/logsleuth/logsleuth/parse"
+	"github.com/logsleuth/logsleuth/parse/yb"
+)
+
+var (
+	benchOnce   sync.Once
+	benchInputs map[string][]byte
+)
+
+// benchLogs are 32 MiB of generated tserver log with two incidents,
+// plain and in the envelopes CI artifacts mostly come in.
+func benchLogs(b *testing.B) map[string][]byte {
+	benchOnce.Do(func() {
+		var buf bytes.Buffer
+		if err := synth.Write(&buf, synth.Options{System: "yb", Size: 32 << 20, Seed: 7, Peers: 3, Incidents: 2}); err != nil {
+			b.Fatal(err)
+		}
+		plain := buf.Bytes()
+		wrap := func(f func(i int, t time.Time, line []byte, out *bytes.Buffer)) []byte {
+			var out bytes.Buffer
+			t0 := time.Date(2023, 10, 7, 16, 39, 0, 0, time.UTC)
+			for i, line := range bytes.SplitAfter(plain, []byte("\n")) {
+				if len(line) == 0 {
+					continue
+				}
+				f(i, t0.Add(time.Duration(i)*time.Microsecond), bytes.TrimSuffix(line, []byte("\n")), &out)
+				out.WriteByte('\n')
+			}
+			return out.Bytes()
+		}
+		benchInputs = map[string][]byte{
+			"plain": plain,
+			"kubectl-timestamps": wrap(func(_ int, t time.Time, l []byte, out *bytes.Buffer) {
+				out.WriteString(t.Format(time.RFC3339Nano))
+				out.WriteByte(' ')
+				out.Write(l)
+			}),
+			"cri": wrap(func(_ int, t time.Time, l []byte, out *bytes.Buffer) {
+				out.WriteString(t.Format(time.RFC3339Nano))
+				out.WriteString(" stderr F ")
+				out.Write(l)
+			}),
+			"docker-json": wrap(func(_ int, t time.Time, l []byte, out *bytes.Buffer) {
+				s, _ := json.Marshal(string(l) + "\n")
+				fmt.Fprintf(out, `{"log":%s,"stream":"stderr","time":"%s"}`, s, t.Format(time.RFC3339Nano))
+			}),
+		}
+	})
+	return benchInputs
+}
+
+// BenchmarkScan reads the same log plain and wrapped: detection is once
+// per source, so a plain log pays nothing for envelopes, and a wrapped
+// one pays the strip of each line in the workers.
+func BenchmarkScan(b *testing.B) {
+	logs := benchLogs(b)
+	for _, name := range []string{"plain", "kubectl-timestamps", "cri", "docker-json"} {
+		in := logs[name]
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			b.ReportAllocs()
+			for b.Loop() {
+				res, err := parse.Scan(bytes.NewReader(in), "bench.log", []parse.System{yb.System}, parse.Options{})
+				if err != nil || len(res.Events) != 4 {
+					b.Fatalf("events %d err %v", len(res.Events), err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,157 @@
+package parse
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// seenDecoder claims every non-blank line and notes what it was offered.
+type seenDecoder struct{ seen *[]string }
+
+func (d *seenDecoder) Line(l Line, out *Sink) bool {
+	c := "-"
+	if !l.Collected.IsZero() {
+		c = l.Collected.Format(time.RFC3339Nano)
+	}
+	*d.seen = append(*d.seen, fmt.Sprintf("%d %s %q", l.Pos.Line, c, l.Text))
+	return true
+}
+func (d *seenDecoder) End(*Sink) {}
+
+func scanSeen(t *testing.T, in string) ([]string, Stats, []Diagnostic) {
+	t.Helper()
+	var seen []string
+	s := System{Name: "seen", NewDecoder: func(string, Options) Decoder { return &seenDecoder{&seen} }}
+	res, err := Scan(strings.NewReader(in), "pod.log", []System{s}, Options{})
+	require.NoError(t, err)
+	return seen, res.Stats, res.Diags
+}
+
+// CRI partial lines are joined up to their F line, per stream, at the
+// first part's line; the collector's time comes with the line.
+func TestScanJoinsCRIPartials(t *testing.T) {
+	in := "2023-10-07T16:39:00.1Z stdout P I1007 first \n" +
+		"2023-10-07T16:39:00.2Z stderr F E1007 between\n" +
+		"2023-10-07T16:39:00.3Z stdout P half, \n" +
+		"2023-10-07T16:39:00.4Z stdout F and the end\n" +
+		"2023-10-07T16:39:00.5Z stdout F \n" +
+		"a plain line\n" +
+		"2023-10-07T16:39:00.6Z stderr P cut short by the end"
+	seen, st, diags := scanSeen(t, in)
+	assert.Equal(t, []string{
+		`2 2023-10-07T16:39:00.2Z "E1007 between"`,
+		`1 2023-10-07T16:39:00.1Z "I1007 first half, and the end"`,
+		`5 2023-10-07T16:39:00.5Z ""`, // an empty line, offered to the decoder in a block
+		`6 - "a plain line"`,
+		`7 2023-10-07T16:39:00.6Z "cut short by the end"`,
+	}, seen)
+	assert.Equal(t, 7, st.Lines)
+	assert.Equal(t, "CRI (kubelet node log)", st.Envelope)
+	assert.Empty(t, diags)
+}
+
+// docker json-file: a record that is not JSON is a diagnostic at its
+// line and the rest is read; 16 KiB splits join; escapes decode.
+func TestScanDockerJSON(t *testing.T) {
+	long := strings.Repeat("x", 16<<10)
+	in := `{"log":"I1007 one \u003cok\u003e\n","stream":"stderr","time":"2023-10-07T16:39:00.1Z"}` + "\n" +
+		`{"log":"I1007 broken` + "\n" +
+		`{"log":"I1007 ` + long + `","stream":"stdout","time":"2023-10-07T16:39:00.2Z"}` + "\n" +
+		`{"log":"` + long + `","stream":"stdout","time":"2023-10-07T16:39:00.2Z"}` + "\n" +
+		`{"log":"tail\n","stream":"stdout","time":"2023-10-07T16:39:00.2Z"}` + "\n" +
+		`{"log":"\n","stream":"stdout","time":"2023-10-07T16:39:00.3Z"}` + "\n"
+	seen, st, diags := scanSeen(t, in)
+	require.Equal(t, 3, len(seen))
+	assert.Equal(t, `1 2023-10-07T16:39:00.1Z "I1007 one <ok>"`, seen[0])
+	assert.True(t, seen[1] == fmt.Sprintf("3 2023-10-07T16:39:00.2Z %q", "I1007 "+long+long+"tail"), "the split line is joined at its first record")
+	assert.Equal(t, `6 2023-10-07T16:39:00.3Z ""`, seen[2])
+	require.Len(t, diags, 1)
+	assert.Equal(t, "pod.log:2: not a readable docker json-file record: the record ends inside a value; skipped", diags[0].String())
+	assert.Equal(t, 6, st.Lines)
+	assert.Equal(t, 1, st.Unclaimed)
+}
+
+// A newest-first Loki listing is offered oldest first, each line at its
+// own line number, with a note.
+func TestScanRestoresNewestFirst(t *testing.T) {
+	var b strings.Builder
+	for i := 20; i >= 1; i-- {
+		fmt.Fprintf(&b, `{"labels":{"app":"yb"},"line":"line %d","timestamp":"2023-10-07T16:39:%02dZ"}`+"\n", i, i)
+	}
+	seen, _, diags := scanSeen(t, b.String())
+	require.Len(t, seen, 20)
+	assert.Equal(t, `20 2023-10-07T16:39:01Z "line 1"`, seen[0])
+	assert.Equal(t, `1 2023-10-07T16:39:20Z "line 20"`, seen[19])
+	require.Len(t, diags, 1)
+	assert.Contains(t, diags[0].String(), "pod.log: listed newest first")
+}
+
+// The Skip tests of the systems see the inner line: the bulk of a
+// wrapped log still ends in the workers.
+func TestScanSkipSeesInnerLines(t *testing.T) {
+	var seen []string
+	skipped := System{Name: "seen", NewDecoder: func(string, Options) Decoder { return &seenDecoder{&seen} },
+		Skip: func(text []byte) bool { return strings.HasPrefix(string(text), "I1007") }}
+	in := "2023-10-07T16:39:00.1Z I1007 skipped\n2023-10-07T16:39:00.2Z I1007 skipped\n2023-10-07T16:39:00.3Z W1007 read\n"
+	res, err := Scan(strings.NewReader(in), "k.log", []System{skipped}, Options{})
+	require.NoError(t, err)
+	assert.Equal(t, []string{`3 2023-10-07T16:39:00.3Z "W1007 read"`}, seen)
+	assert.Equal(t, 2, res.Stats.Unclaimed)
+	assert.Equal(t, 3, res.Stats.Lines)
+}
+
+// FuzzScanWrapped: whatever follows an envelope's head, Scan neither
+// panics nor loses count of the lines, and every position is one of the
+// input's lines.
+func FuzzScanWrapped(f *testing.F) {
+	for _, s := range []string{
+		"2023-10-07T16:39:00.1Z stdout P a\n2023-10-07T16:39:00.2Z stdout F b\n",
+		`{"log":"a\n","stream":"stdout","time":"2023-10-07T16:39:00Z"}` + "\n" + `{"log":"\ud800`,
+		`{"labels":{},"line":"b","timestamp":"2023-10-07T16:39:02Z"}` + "\n" + `{"labels":{},"line":"a","timestamp":"2023-10-07T16:39:01Z"}`,
+		`{"__REALTIME_TIMESTAMP":"1","MESSAGE":[255,0,10]}`,
+		"a.log:1:x\na.log-2-y\n--\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		var seen []Pos
+		s := System{Name: "pos", NewDecoder: func(string, Options) Decoder { return &posDecoder{&seen} }}
+		res, err := Scan(strings.NewReader(in), "f.log", []System{s}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := strings.Count(in, "\n")
+		if len(in) > 0 && !strings.HasSuffix(in, "\n") {
+			n++
+		}
+		if res.Stats.Lines != n {
+			t.Fatalf("%d lines counted, %d in the input", res.Stats.Lines, n)
+		}
+		for _, d := range res.Diags {
+			if d.Pos.Line < 0 || d.Pos.Source == "f.log" && d.Pos.Line > n {
+				t.Fatalf("diagnostic at %s of %d", d.Pos, n)
+			}
+		}
+		for _, p := range seen {
+			// A grep -rn listing cites the files it names at their
+			// own lines; the input's own lines are its.
+			if p.Line < 1 || strings.HasPrefix(p.Source, "f.log") && p.Line > n {
+				t.Fatalf("line offered at %s of %d", p, n)
+			}
+		}
+	})
+}
+
+// posDecoder claims every line and notes its position.
+type posDecoder struct{ seen *[]Pos }
+
+func (d *posDecoder) Line(l Line, out *Sink) bool {
+	*d.seen = append(*d.seen, l.Pos)
+	return true
+}
+func (d *posDecoder) End(*Sink) {}

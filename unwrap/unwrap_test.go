@@ -1,0 +1,264 @@
+package unwrap
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const glog = "I1007 16:39:00.100000  5100 raft_consensus.cc:1234] T 35ef P daf8 [term 3 FOLLOWER]: Advancing to term 4"
+
+func detect(t *testing.T, text string) *Envelope {
+	t.Helper()
+	return Detect(bytes.Split([]byte(text), []byte("\n")))
+}
+
+func strip(env *Envelope, line string) Inner {
+	var s Scratch
+	in := env.Strip([]byte(line), &s)
+	in.Text = append([]byte(nil), in.Text...)
+	return in
+}
+
+func ts(s string) int64 {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		panic(err)
+	}
+	return t.UnixNano()
+}
+
+// Each envelope's lines, as its collector documents them, give back the
+// database's line, the collector's time and stream.
+func TestEnvelopes(t *testing.T) {
+	for _, tc := range []struct {
+		name, envelope, line string
+		text                 string
+		nanos                int64
+		stream               Stream
+		partial              bool
+	}{
+		{"kubectl --timestamps", "RFC 3339 timestamps (kubectl logs --timestamps, CI step log)",
+			"2023-10-07T16:39:00.100000123Z " + glog, glog, ts("2023-10-07T16:39:00.100000123Z"), NoStream, false},
+		{"GitHub Actions", "RFC 3339 timestamps (kubectl logs --timestamps, CI step log)",
+			"2023-10-07T16:39:00.1234567Z " + glog, glog, ts("2023-10-07T16:39:00.1234567Z"), NoStream, false},
+		{"an offset", "RFC 3339 timestamps (kubectl logs --timestamps, CI step log)",
+			"2023-10-07T18:39:00.5+02:00 " + glog, glog, ts("2023-10-07T16:39:00.5Z"), NoStream, false},
+		{"kubectl --prefix", "kubectl logs --prefix", "[pod/yb-tserver-0/yb-tserver] " + glog, glog, 0, NoStream, false},
+		{"CRI", "CRI (kubelet node log)", "2023-10-07T16:39:00.100000123Z stderr F " + glog, glog, ts("2023-10-07T16:39:00.100000123Z"), Stderr, false},
+		{"CRI partial", "CRI (kubelet node log)", "2023-10-07T16:39:00.100000123Z stdout P I1007 16:39", "I1007 16:39", ts("2023-10-07T16:39:00.100000123Z"), Stdout, true},
+		{"CRI empty line", "CRI (kubelet node log)", "2023-10-07T16:39:00.100000123Z stdout F ", "", ts("2023-10-07T16:39:00.100000123Z"), Stdout, false},
+		{"docker json-file", "docker json-file",
+			`{"log":"` + glog + `\n","stream":"stderr","time":"2023-10-07T16:39:00.100000123Z"}`, glog, ts("2023-10-07T16:39:00.100000123Z"), Stderr, false},
+		{"docker escapes", "docker json-file",
+			`{"log":"a\u003cb\u003e \"q\" \\ \t\u00e9\ud83d\ude00\ud800x\n","stream":"stdout","time":"2023-10-07T16:39:00Z"}`, "a<b> \"q\" \\ \té😀\uFFFDx", ts("2023-10-07T16:39:00Z"), Stdout, false},
+		{"docker split at 16 KiB", "docker json-file",
+			`{"log":"I1007 16:39:00.1","stream":"stdout","time":"2023-10-07T16:39:00Z"}`, "I1007 16:39:00.1", ts("2023-10-07T16:39:00Z"), Stdout, true},
+		{"Loki jsonl", "Loki jsonl (logcli -o jsonl)",
+			`{"labels":{"app":"yb","pod":"x"},"line":"` + glog + `","timestamp":"2023-10-07T16:39:00.1+00:00"}`, glog, ts("2023-10-07T16:39:00.1Z"), NoStream, false},
+		{"Loki default", "Loki default (logcli -o default)",
+			`2023-10-07T16:39:00Z {app="yb", pod="y}"}   ` + glog, glog, ts("2023-10-07T16:39:00Z"), NoStream, false},
+		{"journald json", "journald json (journalctl -o json)",
+			`{"__CURSOR":"s=1","__REALTIME_TIMESTAMP":"1696696740100000","MESSAGE":"` + glog + `","_PID":"5100"}`, glog, ts("2023-10-07T16:39:00.1Z"), NoStream, false},
+		{"journald json bytes", "journald json (journalctl -o json)",
+			`{"__REALTIME_TIMESTAMP":"1696696740100000","MESSAGE":[73,49,48,9,255]}`, "I10\t\xff", ts("2023-10-07T16:39:00.1Z"), NoStream, false},
+		{"journalctl short", "journald short (journalctl)", "Oct  7 16:39:00 node-1 yb-tserver[5100]: " + glog, glog, 0, NoStream, false},
+		{"journalctl short-iso", "journald short-iso (journalctl -o short-iso)", "2023-10-07T16:39:00+0000 node-1 yb-tserver[5100]: " + glog, glog, ts("2023-10-07T16:39:00Z"), NoStream, false},
+		{"grep -n", "grep -n", "12:" + glog, glog, 0, NoStream, false},
+		{"grep -rn", "grep -rn", "logs/ts-1.log:12:" + glog, glog, 0, NoStream, false},
+		{"quoted", "> quoted paste", "> > " + glog, glog, 0, NoStream, false},
+		{"cat -n", "cat -n numbered paste", "    12\t" + glog, glog, 0, NoStream, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := detect(t, tc.line)
+			require.NotNil(t, env)
+			assert.Equal(t, tc.envelope, env.String())
+			in := strip(env, tc.line)
+			assert.Equal(t, tc.text, string(in.Text))
+			assert.Equal(t, tc.nanos, in.Nanos)
+			assert.Equal(t, tc.stream, in.Stream)
+			assert.Equal(t, tc.partial, in.Partial)
+			assert.True(t, in.Wrapped)
+			assert.NoError(t, in.Err)
+		})
+	}
+}
+
+// Plain logs of the systems read are in no envelope.
+func TestPlainLogsAreNotWrapped(t *testing.T) {
+	for _, head := range []string{
+		"Log file created at: 2023/10/07 16:37:00\nRunning on machine: yb-tserver-2\n" + glog + "\n" + glog,
+		"[2018-06-01T07:00:00,000][DEBUG][o.e.i.t.Translog         ] [node_t2] [idx][3] open\n[2018-06-01T07:10:00,002][DEBUG][o.e.i.t.Translog ] x",
+		`{"type": "server", "timestamp": "2020-02-11T14:00:00,000Z", "level": "INFO", "message": "x"}`,
+		"16:39:00   1> [2019-02-24T17:35:13,791][ERROR][o.e.b.E] [node-1] fatal error\n16:39:00   1> java.lang.AssertionError: x",
+		"2023-10-07 16:39:00,123 INFO x\n2023-10-07 16:39:01,123 INFO y",
+	} {
+		assert.Nil(t, detect(t, head), head)
+	}
+}
+
+// Layers nest: kubectl --prefix around --timestamps, grep -n around CRI.
+func TestNested(t *testing.T) {
+	line := "[pod/yb-0/yb] 2023-10-07T16:39:00.1Z " + glog
+	env := detect(t, line)
+	assert.Equal(t, "kubectl logs --prefix > RFC 3339 timestamps (kubectl logs --timestamps, CI step log)", env.String())
+	in := strip(env, line)
+	assert.Equal(t, glog, string(in.Text))
+	assert.Equal(t, ts("2023-10-07T16:39:00.1Z"), in.Nanos)
+
+	line = "7:2023-10-07T16:39:00.1Z stderr F " + glog
+	env = detect(t, line)
+	assert.Equal(t, "grep -n > CRI (kubelet node log)", env.String())
+	in = strip(env, line)
+	assert.Equal(t, glog, string(in.Text))
+	assert.Equal(t, Stderr, in.Stream)
+}
+
+// A mixed file's plain lines pass as they are; the envelope's own lines
+// (journald's markers, grep's separators) hold no log line.
+func TestMixedAndNoLine(t *testing.T) {
+	env := detect(t, "2023-10-07T16:39:00.1Z "+glog+"\n2023-10-07T16:39:00.2Z "+glog)
+	in := strip(env, glog)
+	assert.False(t, in.Wrapped)
+	assert.Equal(t, glog, string(in.Text))
+
+	env = detect(t, "-- Logs begin at Sat 2023-10-07 16:00:00 UTC. --\nOct 07 16:39:00 n yb[1]: "+glog+"\nOct 07 16:39:01 n yb[1]: "+glog)
+	assert.True(t, strip(env, "-- Boot 3a4f1b2c --").NoLine)
+
+	env = detect(t, "a.log:1:"+glog+"\na.log-2-"+glog+"\n--\nb-1.log:9:"+glog)
+	assert.True(t, strip(env, "--").NoLine)
+	assert.Equal(t, glog, string(strip(env, "b-1.log-10-"+glog).Text), "a context line of a path with dashes")
+	assert.True(t, env.Splits())
+	in = strip(env, "b-1.log-10-"+glog)
+	assert.Equal(t, "b-1.log", string(in.Source))
+	assert.Equal(t, 10, in.Num)
+
+	// A file first named by a context line (grep -B), and one a match
+	// line named after the head: the Scratch learns it.
+	var sc Scratch
+	in = env.Strip([]byte("logs/ts-3.log-4-"+glog), &sc)
+	assert.Equal(t, "logs/ts-3.log", string(in.Source))
+	assert.Equal(t, 4, in.Num)
+	env.Strip([]byte("c-2-x.log:7:"+glog), &sc)
+	in = env.Strip([]byte("c-2-x.log-8-I1007 16:39:00-1-2 x"), &sc)
+	assert.Equal(t, "c-2-x.log", string(in.Source))
+	assert.Equal(t, 8, in.Num)
+	assert.False(t, detect(t, "12:"+glog+"\n13-"+glog).Splits(), "grep -n of one file names none")
+}
+
+// A record that is not valid JSON is the envelope's, unreadable: the
+// error says why.
+func TestBadRecords(t *testing.T) {
+	env := detect(t, `{"log":"x\n","stream":"stdout","time":"2023-10-07T16:39:00Z"}`)
+	for _, line := range []string{
+		`{"log":"x\n","stream":"stdout","time":"2023-10-07T16:39:00Z"`,
+		`{"log":"x\q","stream":"stdout","time":"2023-10-07T16:39:00Z"}`,
+		`{"log":"x\n","stream":"stdout","time":"yesterday"}`,
+		`{"log":"x\n","stream":"stdout","time":"2023-10-07T16:39:00Z"} trailing`,
+		`{"log":"x\n`,
+	} {
+		in := strip(env, line)
+		assert.Error(t, in.Err, line)
+		assert.Contains(t, in.Err.Error(), "docker json-file")
+	}
+	// Valid JSON of another shape is a plain line (an ES JSON log line).
+	es := `{"type": "server", "timestamp": "2020-02-11T14:00:00,000Z", "message": "x"}`
+	in := strip(env, es)
+	assert.NoError(t, in.Err)
+	assert.False(t, in.Wrapped)
+	assert.Equal(t, es, string(in.Text))
+}
+
+// Partial lines join per stream: a stderr line between the parts of a
+// stdout line is its own line.
+func TestJoiner(t *testing.T) {
+	j := Joiner{Max: 1 << 20}
+	var got []string
+	add := func(n int, text string, s Stream, partial bool) {
+		if l, ok := j.Add(n, Inner{Text: []byte(text), Stream: s, Partial: partial}); ok {
+			got = append(got, strings.Join([]string{string(rune('0' + l.Num)), string(l.Text)}, " "))
+		}
+	}
+	add(1, "I1007 16:39", Stdout, true)
+	add(2, "E1007 other", Stderr, false)
+	add(3, ":00.1 rest", Stdout, true)
+	add(4, " end", Stdout, false)
+	add(5, "unfinished", Stderr, true)
+	assert.Equal(t, []string{"2 E1007 other", "1 I1007 16:39:00.1 rest end"}, got)
+	end := j.End()
+	require.Len(t, end, 1)
+	assert.Equal(t, 5, end[0].Num)
+	assert.Equal(t, "unfinished", string(end[0].Text))
+
+	small := Joiner{Max: 4}
+	small.Add(1, Inner{Text: []byte("abc"), Partial: true})
+	l, ok := small.Add(2, Inner{Text: []byte("def")})
+	require.True(t, ok)
+	assert.Equal(t, "abcd", string(l.Text))
+	assert.True(t, l.Cut)
+}
+
+func reorder(r *Reorder, times ...int64) []int {
+	var got []int
+	emit := func(l Line) { got = append(got, l.Num) }
+	for i, t := range times {
+		r.Add(Line{Num: i + 1, Nanos: t}, emit)
+	}
+	r.End(emit)
+	return got
+}
+
+// A newest-first listing is read last line first; an oldest-first one as
+// it comes, ties and all.
+func TestReorder(t *testing.T) {
+	r := &Reorder{}
+	assert.Equal(t, []int{4, 3, 2, 1}, reorder(r, 9, 9, 5, 1))
+	assert.True(t, r.Reversed())
+	assert.Contains(t, r.Note(), "newest first")
+
+	r = &Reorder{}
+	assert.Equal(t, []int{1, 2, 3, 4}, reorder(r, 1, 1, 5, 4))
+	assert.False(t, r.Reversed())
+	assert.Empty(t, r.Note())
+
+	// Past its bound, blocks are put back one by one, and the note says so.
+	r = &Reorder{Max: 3 * 64, Decide: 2}
+	got := reorder(r, 9, 8, 7, 6, 5, 4)
+	assert.Equal(t, []int{4, 3, 2, 1, 6, 5}, got)
+	assert.Contains(t, r.Note(), "blocks")
+}
+
+func TestHead(t *testing.T) {
+	head := "2023-10-07T16:39:00.1Z stderr F " + glog + "\n2023-10-07T16:39:00.2Z stderr F " + glog + "\n"
+	assert.Equal(t, glog+"\n"+glog+"\n", string(Head([]byte(head))))
+	assert.Equal(t, glog, string(Head([]byte(glog))))
+}
+
+// FuzzStrip: no envelope line panics, and what comes out is within what
+// went in.
+func FuzzStrip(f *testing.F) {
+	for _, s := range []string{
+		"2023-10-07T16:39:00.100000123Z stderr F " + glog,
+		`{"log":"a\u003c\ud83d\ude00\n","stream":"stderr","time":"2023-10-07T16:39:00Z"}`,
+		`{"__REALTIME_TIMESTAMP":"1696696740100000","MESSAGE":[73,49,48]}`,
+		`2023-10-07T16:39:00Z {app="yb"} x`,
+		"a.log:12:x", "> > x", "    12\tx", "Oct  7 16:39:00 n u[1]: x",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		env := Detect([][]byte{[]byte(s), []byte(s)})
+		if env == nil {
+			return
+		}
+		var sc Scratch
+		in := env.Strip([]byte(s), &sc)
+		if len(in.Text) > len(s) {
+			t.Fatalf("inner %q longer than %q", in.Text, s)
+		}
+	})
+}
