@@ -15,6 +15,10 @@ type Producer func(emit func(parse.Event))
 // make channel traffic negligible, small enough to keep memory flat.
 const batchSize = 512
 
+// weighed is an event that holds many lines' worth of values (an MVCC
+// dump part): a batch counts its Weight, so a batch of them stays small.
+type weighed interface{ Weight() int }
+
 // Stream runs the producers concurrently (one goroutine each, so several
 // inputs decode on several cores) and calls fn with their events in the
 // order Merge would give: by wall time across sources, ties by producer
@@ -27,11 +31,16 @@ func Stream(producers []Producer, fn func(parse.Event)) {
 		go func() {
 			defer close(ch)
 			batch := make([]parse.Event, 0, batchSize)
+			weight := 0
 			p(func(e parse.Event) {
 				batch = append(batch, e)
-				if len(batch) == batchSize {
+				weight++
+				if w, ok := e.(weighed); ok {
+					weight += w.Weight()
+				}
+				if weight >= batchSize {
 					ch <- batch
-					batch = make([]parse.Event, 0, batchSize)
+					batch, weight = make([]parse.Event, 0, batchSize), 0
 				}
 			})
 			if len(batch) > 0 {

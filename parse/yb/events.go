@@ -87,9 +87,21 @@ type MvccDump struct {
 	Items    []Item
 	// Cut is set when the dump ended inside an entry.
 	Cut bool
+	// Part numbers the events a long dump is read in: a dump is handed on
+	// DumpWindow entries at a time, so it is folded as it is read and
+	// never held whole. Part 0 is the first (the only one, for a dump of
+	// fewer entries); every part carries the header's position and time.
+	Part int
 }
 
+// DumpWindow is the most entries one MvccDump event holds.
+const DumpWindow = 4096
+
 func (*MvccDump) Kind() string { return "yb.mvcc-dump" }
+
+// Weight is the entries the event holds, so a stream hands on few of
+// them at a time.
+func (d *MvccDump) Weight() int { return len(d.Items) }
 
 // Bound is one bound of a `hybrid time too low` detail block: the value
 // the new op's hybrid time was compared with, whether mvcc.cc marked it

@@ -188,7 +188,7 @@ func (d *decoder) closeBlock(out *parse.Sink) {
 	if b.dupe {
 		return
 	}
-	if b.dump != nil {
+	if b.dump != nil && (b.dump.Part == 0 || len(b.dump.Items) > 0 || b.dump.Cut) {
 		if b.dump.Declared >= 0 && len(b.dump.Items) == 0 && !b.dump.Cut {
 			// A header with nothing after it: the excerpt lost the
 			// entries. Say so rather than replay an empty history.
@@ -267,6 +267,21 @@ func (d *decoder) addItemAt(pos parse.Pos, last int, s string, out *parse.Sink) 
 		out.Diag(pos, "MVCC dump entry %d: %s; kept with %s unknown", no, joinErrs(unread), plural(len(unread), "that value", "those values"))
 	}
 	it.No, it.Line, it.Text = no, pos.Line, s
+	if len(b.dump.Items) >= DumpWindow && !b.dupe {
+		// Hand on what is read: the next part goes on from here.
+		full := b.dump
+		b.dump = &MvccDump{Base: full.Base, Declared: full.Declared, Part: full.Part + 1}
+		out.Emit(full)
+	}
+	if b.dump.Items == nil {
+		// The header says how many entries come: room for them (up to
+		// a part's worth) saves growing the slice entry by entry.
+		n := 16
+		if left := b.dump.Declared - b.dump.Part*DumpWindow; left > n {
+			n = min(left, DumpWindow)
+		}
+		b.dump.Items = make([]Item, 0, n)
+	}
 	b.dump.Items = append(b.dump.Items, it)
 }
 
@@ -286,6 +301,14 @@ func (d *decoder) flushWrap(out *parse.Sink) {
 // the entry: the field reads as unread and the range error is returned
 // in unread; err is for an entry that cannot be read at all.
 func decodeItem(s string) (it Item, unread []error, err error) {
+	if it, ok := fastItem(s); ok {
+		return it, nil, nil
+	}
+	return grammarItem(s)
+}
+
+// grammarItem is decodeItem by the participle grammar alone.
+func grammarItem(s string) (it Item, unread []error, err error) {
 	ti, err := ybval.ParseTraceItem(s)
 	if err != nil {
 		return Item{}, nil, err

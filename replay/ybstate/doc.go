@@ -9,6 +9,12 @@
 // rule packs only read state and decide. Apply is a pure fold: the same
 // events give the same state.
 //
+// Memory follows what later lines can still contradict, not the input: a
+// long MVCC dump arrives and is folded in parts, a tablet keeps per peer,
+// term and kind the lowest-ht writes, the readable timelines share one
+// row budget, and Compaction drops a tablet's old terms once a rule pack
+// has judged them.
+//
 // ybstate may import parse, parse/yb and grammar/ybval; never rules,
 // render or the OS.
 package ybstate

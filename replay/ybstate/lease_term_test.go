@@ -1,12 +1,14 @@
 package ybstate_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/logsleuth/logsleuth/internal/synth"
 	"github.com/logsleuth/logsleuth/parse"
 	"github.com/logsleuth/logsleuth/parse/yb"
 	"github.com/logsleuth/logsleuth/replay/ybstate"
@@ -65,4 +67,31 @@ F1007 16:39:01.000000 1 mvcc.cc:395] T tab P b: Recent 3 MVCC operations:
 	for _, w := range st.Writes("tab") {
 		assert.False(t, w.Served, "no term to credit the served safe time to: %+v", w)
 	}
+}
+
+// A long dump keeps, per peer, term and kind of write, the lowest-ht
+// writes (those an earlier lease covers first), and counts the rest.
+func TestLongDumpKeepsLowestWrites(t *testing.T) {
+	st, _, _ := foldSynth(t, synth.Options{System: "yb-dump", DumpEntries: 3*yb.DumpWindow + 7, Seed: 1, Peers: 3})
+	var tablet string
+	for _, r := range st.Replicas() {
+		tablet = r.Tablet
+	}
+	ws := st.Writes(tablet)
+	byKey := map[string][]ybstate.Write{}
+	for _, w := range ws {
+		k := fmt.Sprintf("%s/%d/%v/%v", w.Peer, w.Term, w.LeaderSide, w.Served)
+		byKey[k] = append(byKey[k], w)
+	}
+	require.NotEmpty(t, byKey)
+	for k, kept := range byKey {
+		assert.LessOrEqual(t, len(kept), 32, k)
+		for i := 1; i < len(kept); i++ {
+			assert.Less(t, kept[i-1].HT.Compare(kept[i].HT), 1, "%s: kept in timeline order", k)
+		}
+	}
+	assert.Greater(t, st.WritesDropped(tablet), 8000)
+	first := ws[0]
+	assert.Equal(t, "1. AddLeaderPending", first.From.Text[:19], "the dump's first (lowest) op is kept")
+	assert.NotEmpty(t, first.Op)
 }

@@ -34,8 +34,10 @@ func (s *State) applyRaft(r *Replica, e yb.Event) Step {
 // Apply is a pure fold over the merged timeline: the same events in the
 // same order give the same Raft.
 type Raft struct {
-	tablets map[string]*TabletRaft
-	rows    *rowBudget
+	tablets    map[string]*TabletRaft
+	rows       *rowBudget
+	compaction Compaction
+	onDrop     func(tablet string, cut int64) int
 }
 
 // NewRaft returns an empty view.
@@ -63,7 +65,7 @@ type TabletRaft struct {
 	Attempts []Attempt
 	// NoOps are the NO_OPs leaders sent, by op id: the first write of a
 	// term, which an old leader receiving it checks against its lease.
-	NoOps map[string]NoOpRec
+	NoOps map[string]*NoOpRec
 	// Rows is the readable timeline, in timeline order, at most
 	// maxTabletRows and within the budget all tablets share (MaxRows);
 	// Dropped counts the rows past that. A row keeps its line's position,
@@ -71,6 +73,7 @@ type TabletRaft struct {
 	Rows    []Row
 	Dropped int
 	budget  *rowBudget
+	raft    *Raft
 	// waits indexes Leases by waiting peer and term and the leader waited
 	// on; waitRow marks the waits already shown in Rows.
 	waits   map[waitKey]int
@@ -78,6 +81,12 @@ type TabletRaft struct {
 	// masterOpen holds the leaderships known only from reports to the
 	// master that no line has ended yet.
 	masterOpen []*Leadership
+	// termsLed is the keys of leaders, ascending: lastLed and
+	// previousLeader walk it back from a term instead of every term.
+	termsLed []int64
+	// Compacted counts the history compaction dropped (Compaction).
+	Compacted   Compacted
+	compactInit bool
 }
 
 type waitKey struct {
@@ -312,8 +321,9 @@ func (r *Raft) Tablets() []string { return slices.Sorted(maps.Keys(r.tablets)) }
 func (r *Raft) tablet(t string) *TabletRaft {
 	tr := r.tablets[t]
 	if tr == nil {
-		tr = &TabletRaft{Tablet: t, peers: map[string]*PeerRaft{}, leaders: map[int64][]*Leadership{}, votes: map[int64]map[string][]VoteRec{}, NoOps: map[string]NoOpRec{},
-			waits: map[waitKey]int{}, waitRow: map[waitKey]bool{}, budget: r.rows}
+		// The maps a tablet may never need are made on first use: a
+		// node can host a million tablets that log a line each.
+		tr = &TabletRaft{Tablet: t, peers: map[string]*PeerRaft{}, leaders: map[int64][]*Leadership{}, budget: r.rows, raft: r}
 		r.tablets[t] = tr
 	}
 	return tr
@@ -338,14 +348,7 @@ func (t *TabletRaft) peer(p string) *PeerRaft {
 func (t *TabletRaft) Leaders(term int64) []*Leadership { return t.leaders[term] }
 
 // Terms returns the terms that had a leader, ascending.
-func (t *TabletRaft) Terms() []int64 {
-	out := make([]int64, 0, len(t.leaders))
-	for term := range t.leaders {
-		out = append(out, term)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
-	return out
-}
+func (t *TabletRaft) Terms() []int64 { return slices.Clone(t.termsLed) }
 
 // Leadership returns peer's leadership of term, or nil.
 func (t *TabletRaft) Leadership(peer string, term int64) *Leadership {
@@ -507,6 +510,9 @@ func (r *Raft) Apply(e yb.Event) Step {
 			v := VoteRec{Voter: p.Peer, Candidate: ev.Candidate, Term: ev.Term, From: from}
 			byVoter := t.votes[ev.Term]
 			if byVoter == nil {
+				if t.votes == nil {
+					t.votes = map[int64]map[string][]VoteRec{}
+				}
 				byVoter = map[string][]VoteRec{}
 				t.votes[ev.Term] = byVoter
 			}
@@ -538,8 +544,11 @@ func (r *Raft) Apply(e yb.Event) Step {
 		}
 	case *yb.NoOp:
 		r.claim(t, p, ev.Op.Term, at, timed, from, &st, before)
-		if _, ok := t.NoOps[ev.Op.String()]; !ok {
-			t.NoOps[ev.Op.String()] = NoOpRec{Leader: p.Peer, Op: ev.Op, From: from}
+		if key := ev.Op.String(); t.NoOps[key] == nil {
+			if t.NoOps == nil {
+				t.NoOps = map[string]*NoOpRec{}
+			}
+			t.NoOps[key] = &NoOpRec{Leader: p.Peer, Op: ev.Op, From: from}
 		}
 		t.row(at, timed, p.Peer, ev.Op.Term, "no-op", fmt.Sprintf("NO_OP at %s", ev.Op), from)
 	case *yb.Transfer:
@@ -619,12 +628,18 @@ func (r *Raft) Apply(e yb.Event) Step {
 						t.Leases[i] = f
 					}
 				} else {
+					if t.waits == nil {
+						t.waits = map[waitKey]int{}
+					}
 					t.waits[key] = len(t.Leases)
 					t.Leases = append(t.Leases, f)
 				}
 			}
 		}
 		if wk := (waitKey{p.Peer, p.Term, "", -1}); !t.waitRow[wk] {
+			if t.waitRow == nil {
+				t.waitRow = map[waitKey]bool{}
+			}
 			t.waitRow[wk] = true
 			t.row(at, timed, p.Peer, p.Term, "lease wait", detail, from)
 		}
@@ -684,6 +699,10 @@ func (t *TabletRaft) lead(peer string, term int64, at time.Time, timed bool, fro
 	}
 	st.Led, st.Leader = term, peer
 	t.leaders[term] = append(t.leaders[term], &Leadership{Peer: peer, Term: term, Since: from, At: at, Timed: timed})
+	t.noteLed(term)
+	if t.raft != nil {
+		t.raft.maybeCompact(t, term)
+	}
 	t.row(at, timed, peer, term, "leader", fmt.Sprintf("leader of term %d", term), from)
 }
 
@@ -720,37 +739,54 @@ func (r *Raft) attempt(t *TabletRaft, p *PeerRaft, ev *yb.ElectionStart, at time
 	t.row(at, timed, p.Peer, p.Term, "election", detail, from)
 }
 
-// lastLed is the latest term below below that holder was seen leading, or -1.
+// lastLed is the latest term below below that holder was seen leading, or
+// -1. It walks the led terms back from below: the holder of a lease being
+// revoked led a term or two before, so this stops soon.
 func (t *TabletRaft) lastLed(holder string, below int64) int64 {
-	best := int64(-1)
-	for term, ls := range t.leaders {
-		if below >= 0 && term >= below {
-			continue
-		}
-		for _, l := range ls {
-			if l.Peer == holder && term > best {
-				best = term
+	for i := t.termsBelow(below) - 1; i >= 0; i-- {
+		term := t.termsLed[i]
+		for _, l := range t.leaders[term] {
+			if l.Peer == holder {
+				return term
 			}
 		}
 	}
-	return best
+	return -1
 }
 
 // previousLeader is the leader of the latest term below term other than
-// peer, or nil.
+// peer (the lowest peer id of those leading that term), or nil.
 func (t *TabletRaft) previousLeader(peer string, term int64) *Leadership {
-	var best *Leadership
-	for tm, ls := range t.leaders {
-		if term >= 0 && tm >= term {
-			continue
-		}
-		for _, l := range ls {
-			if l.Peer != peer && (best == nil || tm > best.Term || (tm == best.Term && l.Peer < best.Peer)) {
+	for i := t.termsBelow(term) - 1; i >= 0; i-- {
+		var best *Leadership
+		for _, l := range t.leaders[t.termsLed[i]] {
+			if l.Peer != peer && (best == nil || l.Peer < best.Peer) {
 				best = l
 			}
 		}
+		if best != nil {
+			return best
+		}
 	}
-	return best
+	return nil
+}
+
+// termsBelow is how many led terms are below term (all of them for a
+// negative term).
+func (t *TabletRaft) termsBelow(term int64) int {
+	if term < 0 {
+		return len(t.termsLed)
+	}
+	return sort.Search(len(t.termsLed), func(i int) bool { return t.termsLed[i] >= term })
+}
+
+// noteLed records that term has a leader, keeping termsLed sorted.
+func (t *TabletRaft) noteLed(term int64) {
+	i := t.termsBelow(term)
+	if i < len(t.termsLed) && t.termsLed[i] == term {
+		return
+	}
+	t.termsLed = slices.Insert(t.termsLed, i, term)
 }
 
 func (t *TabletRaft) row(at time.Time, timed bool, peer string, term int64, what, detail string, from From) {

@@ -124,8 +124,9 @@ type Replica struct {
 	// dumpSource is the source of the last dump applied.
 	dumpSource string
 	// lease tells the term of the leadership an ht lease in the current
-	// dump belongs to.
-	lease leaseTerms
+	// dump belongs to; writeLease is the same for the writes the dump
+	// shows (noteWrites reads each part before ApplyItem does).
+	lease, writeLease leaseTerms
 }
 
 // leaseTerms follows, entry by entry, which leadership the ht leases of a
@@ -183,13 +184,13 @@ type State struct {
 	leases  map[string]map[int64]*Lease
 	raft    *Raft
 	configs *Configs
-	writes  map[string][]Write
+	writes  map[string]*tabletWrites
 }
 
 // New returns an empty state.
 func New() *State {
 	return &State{replicas: map[Key]*Replica{}, leases: map[string]map[int64]*Lease{},
-		raft: NewRaft(), configs: NewConfigs(), writes: map[string][]Write{}}
+		raft: NewRaft(), configs: NewConfigs(), writes: map[string]*tabletWrites{}}
 }
 
 // Raft is the cross-peer Raft and lease view folded so far.
@@ -202,7 +203,7 @@ func (s *State) Configs() *Configs { return s.configs }
 func (s *State) Replica(k Key) *Replica {
 	r := s.replicas[k]
 	if r == nil {
-		r = &Replica{Key: k, Term: -1, LeaderTerm: -1, lease: newLeaseTerms()}
+		r = &Replica{Key: k, Term: -1, LeaderTerm: -1, lease: newLeaseTerms(), writeLease: newLeaseTerms()}
 		s.replicas[k] = r
 	}
 	return r
@@ -281,7 +282,9 @@ func (s *State) ApplyEach(e parse.Event, each func(r *Replica, from From, it yb.
 	s.ObserveRole(r, ye)
 	switch ev := ye.(type) {
 	case *yb.MvccDump:
-		r.BeginDump(ev)
+		if ev.Part == 0 {
+			r.BeginDump(ev)
+		}
 		for _, it := range ev.Items {
 			from := FromItem(ev.Pos.Source, it)
 			if each != nil {

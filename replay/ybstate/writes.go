@@ -1,6 +1,8 @@
 package ybstate
 
 import (
+	"sort"
+
 	"github.com/logsleuth/logsleuth/grammar/ybval"
 	"github.com/logsleuth/logsleuth/parse/yb"
 )
@@ -24,8 +26,98 @@ type Write struct {
 	From   From
 }
 
-// Writes returns tablet's writes in timeline order.
-func (s *State) Writes(tablet string) []Write { return s.writes[tablet] }
+// maxWritesPerTerm bounds the writes kept for one peer, term and kind
+// (op added as leader, as follower, safe time served): the lowest hybrid
+// times, the ones a lease of an earlier term can cover first. A dump of a
+// million entries then keeps a few dozen writes, not a million.
+const maxWritesPerTerm = 32
+
+// writeKey is what the writes kept are bounded per.
+type writeKey struct {
+	peer       string
+	term       int64
+	leaderSide bool
+	served     bool
+}
+
+// tabletWrites is one tablet's writes: per key, the lowest-ht ones, each
+// with its place in the timeline.
+type tabletWrites struct {
+	by      map[writeKey][]seqWrite
+	seq     int
+	dropped int
+}
+
+type seqWrite struct {
+	seq int
+	w   Write
+}
+
+// add keeps w if it is among the lowest of its key; op, when not nil, is
+// its op id, printed into w.Op only if it is kept.
+func (tw *tabletWrites) add(w Write, op *ybval.OpID) {
+	tw.seq++
+	k := writeKey{w.Peer, w.Term, w.LeaderSide, w.Served}
+	ws := tw.by[k]
+	if len(ws) < maxWritesPerTerm {
+		if op != nil {
+			w.Op = op.String()
+		}
+		tw.by[k] = append(ws, seqWrite{tw.seq, w})
+		return
+	}
+	tw.dropped++
+	// Replace the highest kept when this one is lower.
+	hi := 0
+	for i := range ws {
+		if ws[i].w.HT.Compare(ws[hi].w.HT) > 0 {
+			hi = i
+		}
+	}
+	if w.HT.Compare(ws[hi].w.HT) < 0 {
+		if op != nil {
+			w.Op = op.String()
+		}
+		ws[hi] = seqWrite{tw.seq, w}
+	}
+}
+
+func (s *State) addWrite(w Write, op *ybval.OpID) {
+	tw := s.writes[w.Tablet]
+	if tw == nil {
+		tw = &tabletWrites{by: map[writeKey][]seqWrite{}}
+		s.writes[w.Tablet] = tw
+	}
+	tw.add(w, op)
+}
+
+// Writes returns tablet's writes kept, in timeline order.
+func (s *State) Writes(tablet string) []Write {
+	tw := s.writes[tablet]
+	if tw == nil {
+		return nil
+	}
+	var all []seqWrite
+	for _, ws := range tw.by {
+		all = append(all, ws...)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].seq < all[j].seq })
+	out := make([]Write, len(all))
+	for i := range all {
+		out[i] = all[i].w
+	}
+	return out
+}
+
+// WritesDropped is how many of tablet's writes were not kept: past
+// maxWritesPerTerm for their peer, term and kind, at a higher hybrid time
+// than those kept.
+func (s *State) WritesDropped(tablet string) int {
+	if tw := s.writes[tablet]; tw != nil {
+		return tw.dropped
+	}
+	return 0
+}
 
 // noteWrites records the writes an MVCC event shows, against r as it stood
 // before the event (its last term led decides whether a too-low op was the
@@ -36,8 +128,8 @@ func (s *State) noteWrites(r *Replica, e yb.Event) {
 		s.dumpWrites(r, ev)
 	case *yb.HTTooLow:
 		if ev.HasOp {
-			s.writes[ev.Tablet] = append(s.writes[ev.Tablet], Write{Tablet: ev.Tablet, Peer: ev.Peer, Op: ev.Op.String(), Term: ev.Op.Term,
-				HT: ev.HT, LeaderSide: r.LeaderTerm == ev.Op.Term, From: fromEvent(ev)})
+			s.addWrite(Write{Tablet: ev.Tablet, Peer: ev.Peer, Term: ev.Op.Term,
+				HT: ev.HT, LeaderSide: r.LeaderTerm == ev.Op.Term, From: fromEvent(ev)}, &ev.Op)
 		}
 	}
 }
@@ -48,7 +140,10 @@ func (s *State) noteWrites(r *Replica, e yb.Event) {
 // the last term r was seen leading, never the term of an op it replicated
 // as a follower.
 func (s *State) dumpWrites(r *Replica, d *yb.MvccDump) {
-	lt := newLeaseTerms()
+	if d.Part == 0 {
+		r.writeLease = newLeaseTerms()
+	}
+	lt := &r.writeLease
 	for _, it := range d.Items {
 		switch it.Kind {
 		case yb.AddLeaderPending, yb.AddFollowerPending:
@@ -56,12 +151,12 @@ func (s *State) dumpWrites(r *Replica, d *yb.MvccDump) {
 				continue
 			}
 			lt.see(it)
-			s.writes[d.Tablet] = append(s.writes[d.Tablet], Write{Tablet: d.Tablet, Peer: d.Peer, Op: it.Op.String(), Term: it.Op.Term, HT: it.HT,
-				LeaderSide: it.Kind == yb.AddLeaderPending, From: FromItem(d.Pos.Source, it)})
+			s.addWrite(Write{Tablet: d.Tablet, Peer: d.Peer, Term: it.Op.Term, HT: it.HT,
+				LeaderSide: it.Kind == yb.AddLeaderPending, From: FromItem(d.Pos.Source, it)}, &it.Op)
 		case yb.SafeTime:
 			if term := lt.term(r.LeaderTerm); term >= 0 && it.HasLease && it.Lease.Lease.Valid() && !it.Lease.Lease.IsMin() && it.SafeTime.Valid() && !it.SafeTime.IsMin() {
-				s.writes[d.Tablet] = append(s.writes[d.Tablet], Write{Tablet: d.Tablet, Peer: d.Peer, Term: term, HT: it.SafeTime,
-					LeaderSide: true, Served: true, From: FromItem(d.Pos.Source, it)})
+				s.addWrite(Write{Tablet: d.Tablet, Peer: d.Peer, Term: term, HT: it.SafeTime,
+					LeaderSide: true, Served: true, From: FromItem(d.Pos.Source, it)}, nil)
 			}
 		}
 	}

@@ -1,0 +1,219 @@
+package yb
+
+import (
+	"strings"
+
+	"github.com/logsleuth/logsleuth/grammar/ybval"
+)
+
+// fastItem reads a dump entry's `Kind { ... }` in the exact forms mvcc.cc
+// prints the entries a long dump is made of (ops added, replicated and
+// aborted, safe times with their lease, last replicated), with hybrid
+// times as `{ physical: N[ logical: M] }` or `<min>`/`<max>`/`<invalid>`/
+// `<initial>`. It reports false for anything else, which decodeItem, the
+// participle grammar of record, then reads; where it reports true its
+// Item equals decodeItem's (FuzzFastItem holds the two to that). A dump
+// of a million entries is read at the speed of the bytes, not of
+// reflection.
+func fastItem(s string) (Item, bool) {
+	sp := strings.IndexByte(s, ' ')
+	if sp < 0 {
+		return Item{}, false
+	}
+	kind, r := ItemKind(s[:sp]), fastReader{s: s[sp:]}
+	if !r.lit(" {") {
+		return Item{}, false
+	}
+	it := Item{Kind: kind}
+	ok := false
+	switch kind {
+	case AddLeaderPending, AddFollowerPending, Replicated, Aborted:
+		it.HT, ok = r.field(" ht: ")
+		if ok && r.lit(" op_id: ") {
+			it.Op, ok = r.opID()
+			it.HasOp = ok
+		}
+	case SetLastReplicated, SetPropagatedSafeTimeOnFollower:
+		it.HT, ok = r.field(" ht: ")
+	case LastReplicatedHybridTime:
+		it.HT, ok = r.field(" last_replicated: ")
+	case UpdatePropagatedSafeTimeOnLeader:
+		if ok = r.lease(&it); ok {
+			it.SafeTime, ok = r.field(" safe_time: ")
+		}
+	case SafeTime:
+		if it.MinAllowed, ok = r.field(" min_allowed: "); ok && r.lit(" deadline: ") {
+			if it.Deadline, ok = r.deadline(); ok && r.lease(&it) {
+				it.SafeTime, ok = r.field(" safe_time: ")
+			} else {
+				ok = false
+			}
+		} else {
+			ok = false
+		}
+	}
+	if !ok || !r.lit(" }") || r.i != len(r.s) {
+		return Item{}, false
+	}
+	return it, true
+}
+
+// fastReader walks an entry's text; every method consumes only on
+// success.
+type fastReader struct {
+	s string
+	i int
+}
+
+func (r *fastReader) lit(p string) bool {
+	if strings.HasPrefix(r.s[r.i:], p) {
+		r.i += len(p)
+		return true
+	}
+	return false
+}
+
+// field reads `key` then a hybrid time.
+func (r *fastReader) field(key string) (ybval.HybridTime, bool) {
+	if !r.lit(key) {
+		return ybval.HybridTime{}, false
+	}
+	return r.ht()
+}
+
+func (r *fastReader) ht() (ybval.HybridTime, bool) {
+	if r.i < len(r.s) && r.s[r.i] == '<' {
+		for _, sp := range []struct {
+			text string
+			v    ybval.Special
+		}{{"<min>", ybval.Min}, {"<max>", ybval.Max}, {"<invalid>", ybval.Invalid}, {"<initial>", ybval.Initial}} {
+			if r.lit(sp.text) {
+				return ybval.HybridTime{Special: sp.v}, true
+			}
+		}
+		return ybval.HybridTime{}, false
+	}
+	if !r.lit("{ physical: ") {
+		return ybval.HybridTime{}, false
+	}
+	p, ok := r.uint(ybval.MaxPhysical)
+	if !ok {
+		return ybval.HybridTime{}, false
+	}
+	h := ybval.HybridTime{Physical: p}
+	if r.lit(" logical: ") {
+		if h.Logical, ok = r.uint(ybval.MaxLogical); !ok {
+			return ybval.HybridTime{}, false
+		}
+	}
+	if !r.lit(" }") {
+		return ybval.HybridTime{}, false
+	}
+	return h, true
+}
+
+// uint reads plain decimal digits, at most max, with no leading zero
+// (the grammar's reading of those is left to it).
+func (r *fastReader) uint(max uint64) (uint64, bool) {
+	j := r.i
+	var n uint64
+	for j < len(r.s) && r.s[j] >= '0' && r.s[j] <= '9' {
+		if j-r.i >= 18 {
+			return 0, false
+		}
+		n = n*10 + uint64(r.s[j]-'0')
+		j++
+	}
+	if j == r.i || (r.s[r.i] == '0' && j-r.i > 1) || n > max || (j < len(r.s) && isWordByte(r.s[j])) {
+		return 0, false
+	}
+	r.i = j
+	return n, true
+}
+
+// opID reads `T.I` with both parts plain decimal digits.
+func (r *fastReader) opID() (ybval.OpID, bool) {
+	save := r.i
+	t, ok := r.uint(1 << 62)
+	if !ok || !r.lit(".") {
+		r.i = save
+		return ybval.OpID{}, false
+	}
+	i, ok := r.uint(1 << 62)
+	if !ok {
+		r.i = save
+		return ybval.OpID{}, false
+	}
+	return ybval.OpID{Term: int64(t), Index: int64(i)}, true
+}
+
+// lease reads ` ht_lease: { time: HT lease: HT }`.
+func (r *fastReader) lease(it *Item) bool {
+	if !r.lit(" ht_lease: { time: ") {
+		return false
+	}
+	var ok bool
+	if it.Lease.Time, ok = r.ht(); !ok {
+		return false
+	}
+	if !r.lit(" lease: ") {
+		return false
+	}
+	if it.Lease.Lease, ok = r.ht(); !ok || !r.lit(" }") {
+		return false
+	}
+	it.HasLease = true
+	return true
+}
+
+// deadline reads `+inf`, `-inf` or `[-]S.mmms` (exactly three decimals,
+// as MonoDelta prints).
+func (r *fastReader) deadline() (ybval.Deadline, bool) {
+	if r.lit("+inf") {
+		return ybval.Deadline{Inf: 1}, true
+	}
+	if r.lit("-inf") {
+		return ybval.Deadline{Inf: -1}, true
+	}
+	save := r.i
+	neg := r.lit("-")
+	w, ok := r.uintDot()
+	if !ok || w >= 9223372036 {
+		r.i = save
+		return ybval.Deadline{}, false
+	}
+	j := r.i
+	if j+4 > len(r.s) || !isDigit(r.s[j]) || !isDigit(r.s[j+1]) || !isDigit(r.s[j+2]) || r.s[j+3] != 's' {
+		r.i = save
+		return ybval.Deadline{}, false
+	}
+	f := int64(r.s[j]-'0')*100 + int64(r.s[j+1]-'0')*10 + int64(r.s[j+2]-'0')
+	r.i = j + 4
+	if r.i < len(r.s) && isWordByte(r.s[r.i]) {
+		r.i = save
+		return ybval.Deadline{}, false
+	}
+	m := int64(w)*1000 + f
+	if neg {
+		m = -m
+	}
+	return ybval.Deadline{Millis: m}, true
+}
+
+// uintDot reads the whole seconds of a duration and its `.`.
+func (r *fastReader) uintDot() (uint64, bool) {
+	j := r.i
+	var n uint64
+	for j < len(r.s) && isDigit(r.s[j]) {
+		if j-r.i >= 12 {
+			return 0, false
+		}
+		n = n*10 + uint64(r.s[j]-'0')
+		j++
+	}
+	if j == r.i || j >= len(r.s) || r.s[j] != '.' || (r.s[r.i] == '0' && j-r.i > 1) {
+		return 0, false
+	}
+	r.i = j + 1
+	return n, true
+}
