@@ -91,6 +91,7 @@ var catalogPhrases = []string{
 	"Expected pending config to be set",
 	"Expected recovery dir, none found.",
 	"Expected segment to contain segment number",
+	"Failed log replay. Reason:",
 	"Failed to append empty batch:",
 	"Failed to become leader:",
 	"Failed to create and register tablet peer:",
