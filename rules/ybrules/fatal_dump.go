@@ -79,7 +79,7 @@ func (p *Pack) reportFatalDump(h fatalDump) {
 
 func orFile(where string) string {
 	if where == "" {
-		return "MvccManager"
+		return "mvcc.cc"
 	}
 	return where
 }
