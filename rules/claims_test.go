@@ -54,7 +54,7 @@ var ruleClaims = map[string][]claim{
 	ybrules.SafeTimeRegression:  {c(`safe time`, mvccLines...)},
 	ybrules.QueueOrder:          {c(`pending|queue|op ids must increase|added after`, mvccLines...)},
 	ybrules.PropagatedAbovePend: {c(`at or above pending`, mvccLines...)},
-	ybrules.MvccInvariant:       {c(`^mvcc\.cc (asserted|check failed)`, mvccLines...)},
+	ybrules.MvccInvariant:       {c(`^mvcc\.cc(:[0-9]+)? (asserted|check failed|refused|raised a FATAL)`, mvccLines...)},
 	ybrules.LeaseOverlap:        {c(`falls inside the ht lease`, leaseLines...)},
 	ybrules.EarlyRevocation:     {c(`cleared the (ht )?lease of`, "yb.lease-revoked"), c(`held a replicated .*lease of its own`, leaseLines...)},
 	ybrules.DoubleVote:          {c(`grants its term-\d+ vote`, "yb.vote")},

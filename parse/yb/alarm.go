@@ -37,6 +37,9 @@ const (
 	RaisedCheckFailed = "Check failed"
 	RaisedError       = "ERROR"
 	RaisedWarning     = "WARNING"
+	// RaisedUnknown is the level of a pasted line that lost its
+	// envelope: any catalogue entry whose words it holds may read it.
+	RaisedUnknown = ""
 )
 
 // alarmMessage is one message YugabyteDB logs as an alarm, found by a
@@ -104,15 +107,23 @@ var alarmMessages = []alarmMessage{
 // checkFailed is how glog's CHECK macros start their message.
 var checkFailedWord = []byte("Check failed: ")
 
-// alarmPhrases matches checkFailedWord and every phrase of
-// alarmMessages in one pass.
+// alarmPhrases matches checkFailedWord, every phrase of alarmMessages
+// and the built-in alarm catalogue's words (catalogPhrases) in one pass.
 var alarmPhrases = func() *matcher {
 	list := [][]byte{checkFailedWord}
 	for _, m := range alarmMessages {
 		list = append(list, []byte(m.phrase))
 	}
+	for _, p := range catalogPhrases {
+		list = append(list, []byte(p))
+	}
 	return newMatcher(list)
 }()
+
+// CatalogPhrases returns the built-in catalogue's words the parser holds
+// (catalog_phrases.go), for the test that keeps them in step with the
+// catalogue.
+func CatalogPhrases() []string { return slices.Clone(catalogPhrases) }
 
 // alarmFile reports whether name is a source file of Raft consensus, the
 // WAL, tablet bootstrap, remote bootstrap or the tablet manager: every
@@ -184,9 +195,12 @@ func raised(sev byte, body []byte) (how, phrase string) {
 		}
 		return level, first.phrase
 	}
-	if level == "" {
+	if level == "" && sev != 0 {
 		level = RaisedFatal
 	}
+	// A pasted line that lost its level and holds none of these phrases
+	// was taken for a catalogue entry's words (Options.AlarmPhrases): its
+	// level is unknown, RaisedUnknown.
 	return level, ""
 }
 

@@ -16,13 +16,16 @@ func TestAddedPhrasesMakeAlarms(t *testing.T) {
 	const msg = "[default] Stopping writes because we have 2 immutable memtables (waiting for flush), max_write_buffer_number is set to 2"
 	for _, tc := range []struct {
 		line   string
-		raised string // "" for no alarm
+		alarm  bool
+		raised string
 	}{
-		{"W1007 16:39:07.123456  4321 column_family.cc:671] " + msg, yb.RaisedWarning},
-		{"E1007 16:39:07.123456  4321 column_family.cc:671] " + msg, yb.RaisedError},
-		{"I1007 16:39:07.123456  4321 column_family.cc:671] " + msg, ""},
-		{"W1007 16:39:07.123456  4321 column_family.cc:671] Stopping writes for another reason", ""},
-		{"  " + msg, yb.RaisedFatal},
+		{"W1007 16:39:07.123456  4321 column_family.cc:671] " + msg, true, yb.RaisedWarning},
+		{"E1007 16:39:07.123456  4321 column_family.cc:671] " + msg, true, yb.RaisedError},
+		{"I1007 16:39:07.123456  4321 column_family.cc:671] " + msg, false, ""},
+		{"W1007 16:39:07.123456  4321 column_family.cc:671] Stopping writes for another reason", false, ""},
+		// Pasted without its envelope: only the words make it an alarm,
+		// and its level is unknown.
+		{"  " + msg, true, yb.RaisedUnknown},
 	} {
 		for _, opts := range []parse.Options{{}, {AlarmPhrases: []string{phrase}}} {
 			res, err := parse.Scan(strings.NewReader("Log file created at: 2023/10/07 16:30:00\n"+tc.line+"\n"), "t.log", []parse.System{yb.System}, opts)
@@ -35,12 +38,9 @@ func TestAddedPhrasesMakeAlarms(t *testing.T) {
 					got = append(got, a.Text.Raised)
 				}
 			}
-			want := ""
-			if len(opts.AlarmPhrases) > 0 {
-				want = tc.raised
-			}
-			if want == "" && len(got) != 0 || want != "" && (len(got) != 1 || got[0] != want) {
-				t.Errorf("%q with %d phrases: alarms %v, want %q", tc.line, len(opts.AlarmPhrases), got, want)
+			want := tc.alarm && len(opts.AlarmPhrases) > 0
+			if !want && len(got) != 0 || want && (len(got) != 1 || got[0] != tc.raised) {
+				t.Errorf("%q with %d phrases: alarms %q, want alarm %v raised %q", tc.line, len(opts.AlarmPhrases), got, want, tc.raised)
 			}
 		}
 	}

@@ -9,9 +9,11 @@ import (
 )
 
 // mvccNames are the MvccManager fields that mark a `Check failed` as an
-// MVCC one when the excerpt lost the mvcc.cc file field.
+// MVCC one when the excerpt lost the mvcc.cc file field. The queue is
+// `queue_.` (front, back, empty): consensus_queue.cc's `queue_state_` is
+// another object.
 var mvccNames = []string{
-	"propagated_safe_time_", "queue_", "enforced_min_time", "ht_lease",
+	"propagated_safe_time_", "queue_.", "enforced_min_time", "ht_lease",
 	"max_safe_time_returned", "last_replicated_", "safe_time",
 }
 

@@ -52,6 +52,7 @@ func splitEnvelope(line []byte) envelope {
 			i++
 		}
 	}
+	i += quoteMarks(s[i:])
 	s = s[i:]
 	e.indent = i
 	e.msg = s
@@ -82,6 +83,7 @@ func splitEnvelope(line []byte) envelope {
 	// mmdd hh:mm:ss.uuuuuu
 	if len(s) < p+21 || !digits(s[p:p+4]) || s[p+4] != ' ' || !clockShape(s[p+5:], true) {
 		e.sev = 0
+		partialEnvelope(&e)
 		return e
 	}
 	mo, d := atoi(s[p:p+2]), atoi(s[p+2:p+4])

@@ -53,7 +53,8 @@ func StorePatterns() []string {
 		files = append(files, regexp.QuoteMeta(f))
 	}
 	return []string{
-		lead + `F[0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2}`,
+		// glog's F line (Fmmdd) and the FATAL-details form (Fyyyymmdd).
+		lead + `F(?:[0-9]{4}|[0-9]{8}) [0-9]{2}:[0-9]{2}:[0-9]{2}`,
 		// Every ERROR of the files whose errors are alarms (alarmFile).
 		lead + `E[0-9]{4} [0-9:.]{15} +[0-9]+ (?:[^ \]]*/)?(?:` + strings.Join(files, "|") + `):[0-9]+\] `,
 		lead + `(?:[IWEFD][0-9]{4} [0-9:.]{15} +[0-9]+ [^ \]]*mvcc\.cc:[0-9]+\] )?[ \t]*[0-9]{1,9}\. [A-Za-z]+ \{`,

@@ -195,20 +195,44 @@ func (m *Match) Describe() string {
 const minPhrase = 12
 
 // AddedPhrases are the words by which a parser knows the alarms of the
-// entries of system that the user's files added (not the built-in
-// ones, whose messages parse/yb knows itself): each entry's longest run
-// of literal text with single spaces, at least minPhrase bytes. A line
-// of any level but INFO that holds one is then an alarm, whatever file
-// printed it, so an entry for a WARNING or ERROR of a file the parser
-// does not read still sees its line.
+// entries of system that the user's files added: each entry's longest
+// run of literal text with single spaces, at least minPhrase bytes. A
+// line of any level but INFO that holds one is then an alarm, whatever
+// file printed it, and so is a pasted line that lost its envelope, so
+// an entry for a WARNING or ERROR of a file the parser does not read
+// still sees its line. The built-in entries' words (BuiltinPhrases) the
+// parser holds itself, generated from this catalogue.
 func (c *Catalog) AddedPhrases(system string) []string {
+	return c.phrases(system, false)
+}
+
+// BuiltinPhrases are the words of the built-in entries of system, as
+// AddedPhrases has them for a user's: parse/yb holds them
+// (catalog_phrases.go, written by `go generate ./rules/catalog`), so
+// that most WAL, tablet bootstrap and remote bootstrap alarms, which are
+// statuses their callers log at WARNING or ERROR from files the parser
+// does not read, and every alarm pasted without its envelope, are read
+// at no cost to the INFO lines a log is made of.
+//
+// An operational entry's words (a full disk, too many open files) are
+// any program's: they do not make a line YugabyteDB's, and its alarm is
+// read by its level and file instead.
+func (c *Catalog) BuiltinPhrases(system string) []string {
+	return c.phrases(system, true)
+}
+
+// phrases lists the phrases of the built-in or the added entries of
+// system. An entry whose severity is a note is left out: it is an
+// expected event (a GCed segment, a follower's safe time kept), and its
+// WARNING line is no alarm.
+func (c *Catalog) phrases(system string, builtin bool) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, e := range c.bySystem[system] {
-		if e.Origin == "built-in" {
+		if (e.Origin == "built-in") != builtin || e.Severity == "note" || builtin && e.Family == "operational" {
 			continue
 		}
-		if p := e.shape.phrase(); len(p) >= minPhrase && !seen[p] {
+		if p := e.Phrase(); p != "" && !seen[p] {
 			seen[p] = true
 			out = append(out, p)
 		}

@@ -16,3 +16,5 @@
 //
 // catalog imports rules, parse and grammar, nothing above them.
 package catalog
+
+//go:generate go run ./genphrases ../../parse/yb/catalog_phrases.go

@@ -330,10 +330,22 @@ func (e *Entry) checkExample(ex Example) error {
 	return nil
 }
 
+// Phrase is the literal text by which a parser knows the entry's alarm
+// from its words alone (Catalog.AddedPhrases), or "" when the shape has
+// no run of literal text long enough: then only the level or the file of
+// its line make it an alarm.
+func (e *Entry) Phrase() string {
+	if p := e.shape.phrase(); len(p) >= minPhrase {
+		return p
+	}
+	return ""
+}
+
 // raisedBy reports whether an alarm raised as r is one the entry reads.
-// A Java class matches by its full or simple name.
+// A Java class matches by its full or simple name. An alarm whose level
+// is unknown (a pasted line that lost its envelope) may be any of them.
 func (e *Entry) raisedBy(r string) bool {
-	if len(e.Raised) == 0 {
+	if len(e.Raised) == 0 || r == "" {
 		return true
 	}
 	for _, x := range e.Raised {

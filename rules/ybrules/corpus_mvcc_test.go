@@ -50,6 +50,16 @@ var mvccTruth = map[string][]want{
 		{ybrules.HTBelowSafeTime, 16, rules.Error, []string{"3.265503", "530801 us below", "1688653744492701"}},
 		{ybrules.LeaseOverlap, 16, rules.Error, []string{"term-2", "1688653745801272"}},
 	},
+	// Every bound that survived the cut is <min>: the FATAL stands, no
+	// bound is named.
+	"31-ht-too-low-all-bounds-min.log": {
+		{ybrules.MvccInvariant, 2, rules.Error, []string{"1584669130187203", "no bound it printed"}},
+	},
+	// The dump the FATAL printed first survives, the assertion after it
+	// does not.
+	"32-mvcc-fatal-dump-cut-before-assertion.log": {
+		{ybrules.MvccInvariant, 1, rules.Error, []string{"mvcc.cc:398", "12 of 32", "not in the log"}},
+	},
 }
 
 // mvccScope says whether a rule belongs to the MVCC and lease packs this

@@ -136,7 +136,7 @@ func TestOrderIndependence(t *testing.T) {
 // held against the second.
 func TestCrashLoopStartsAfresh(t *testing.T) {
 	first := `Log file created at: 2023/07/06 14:00:00
-F0706 14:29:04.100000 53869 mvcc.cc:395] T t P p: T t P p: Recent 1 MVCC operations:
+W0706 14:29:04.100000 53869 mvcc.cc:500] T t P p: Recent 1 MVCC operations:
 1. AddFollowerPending { ht: { physical: 1688653743000000 } op_id: 15.10 }
 `
 	second := `Log file created at: 2023/07/06 14:30:00

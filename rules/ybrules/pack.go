@@ -24,6 +24,9 @@ type Pack struct {
 	once map[onceKey]int
 	// skew is the clock-skew grace the lease rules allow.
 	skew clockSkew
+	// fatalDumps holds, per source, an MVCC dump a FATAL printed whose
+	// assertion is not read yet (fatal_dump.go).
+	fatalDumps map[string]fatalDump
 }
 
 type onceKey struct {
@@ -52,6 +55,7 @@ func (p *Pack) State() *ybstate.State { return p.st }
 // Finish implements rules.Pack: rules about what never happened by the
 // end of the logs run here.
 func (p *Pack) Finish() []rules.Finding {
+	p.finishFatalDumps()
 	p.finishRaft()
 	p.finishConfig()
 	return p.findings
@@ -65,11 +69,13 @@ func (p *Pack) Observe(e parse.Event) {
 	}
 	r := p.st.Replica(ybstate.KeyOf(ye))
 	p.skew.readSkew(ye)
+	p.settleFatalDump(ye)
 	switch ev := ye.(type) {
 	case *yb.MvccDump:
 		p.st.ApplyEach(ev, func(r *ybstate.Replica, from ybstate.From, it yb.Item) {
 			p.checkItem(r, ev, from, it)
 		})
+		p.holdFatalDump(ev, r)
 		return
 	case *yb.HTTooLow:
 		p.checkTooLow(r, ev)
