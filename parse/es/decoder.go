@@ -690,7 +690,7 @@ func threadNode(s string) (string, bool) {
 	} else {
 		i += len("elasticsearch")
 	}
-	n, _, ok := bracket(s[i:])
+	n, _, ok := nameBracket(s[i:])
 	return n, ok && n != ""
 }
 

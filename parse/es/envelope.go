@@ -63,6 +63,23 @@ func bracket(s string) (inner, rest string, ok bool) {
 	return "", s, false
 }
 
+// nameBracket reads a bracketed name: `[node]` in the pattern layouts,
+// `elasticsearch[node]` in a thread's name. ES prints node.name as it was
+// configured, so a name may hold an unbalanced bracket (a terminal escape
+// such as ESC `[2J`); bracket would then read to the end of the line and
+// fail, losing the line. Nested brackets are read as before; a name whose
+// brackets do not balance ends at its first ']'.
+func nameBracket(s string) (inner, rest string, ok bool) {
+	if inner, rest, ok = bracket(s); ok || s == "" || s[0] != '[' {
+		return inner, rest, ok
+	}
+	i := strings.IndexByte(s, ']')
+	if i < 0 {
+		return "", s, false
+	}
+	return s[1:i], s[i+1:], true
+}
+
 var timeLayouts = []string{
 	"2006-01-02T15:04:05,000",
 	"2006-01-02T15:04:05.000",
@@ -116,7 +133,7 @@ func parsePattern(s string, times *timeCache) (env envelope, ok bool, err string
 	env.where.Shard = -1
 	// The node (6.x marker, 7.x node_name, 8.x test_thread_info) comes
 	// first, unless the first bracket is already the [index][shard] marker.
-	if b1, r1, ok := bracket(rest); ok {
+	if b1, r1, ok := nameBracket(rest); ok {
 		if !isShardMarker(r1) || strings.ContainsAny(b1, " ") {
 			env.where.Node = b1
 			rest = strings.TrimPrefix(r1, " ")
