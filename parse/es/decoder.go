@@ -450,6 +450,9 @@ func (d *decoder) jsonRecord(meta parse.Meta, s string, stream byte, out *parse.
 	if env.timed {
 		d.lastTime, d.hasTime = env.time, true
 	}
+	if env.quote != "" {
+		meta.Text = env.quote
+	}
 	if bad != "" {
 		out.Diag(meta.Pos, "%s", bad)
 		return true

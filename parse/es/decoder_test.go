@@ -243,3 +243,16 @@ func TestNodeNameWithUnbalancedBracket(t *testing.T) {
 		assert.Equal(t, node, th)
 	}
 }
+
+func TestAbbreviateLogger(t *testing.T) {
+	for in, want := range map[string]string{
+		"org.elasticsearch.index.shard.IndexShard": "o.e.i.s.IndexShard",
+		"o.e.i.s.IndexShard":                       "o.e.i.s.IndexShard",
+		"IndexShard":                               "IndexShard",
+		"":                                         "",
+		"org..x.Y":                                 "o..x.Y",
+		"ünï.côde.Klass":                           "ü.c.Klass",
+	} {
+		assert.Equal(t, want, abbreviateLogger(in), in)
+	}
+}
