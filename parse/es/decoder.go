@@ -172,7 +172,10 @@ func (d *decoder) line(l parse.Line, out *parse.Sink) bool {
 		d.ctx = Where{Shard: -1}
 		return false
 	}
-	raw := string(l.Text)
+	// The line's text comes from the shared text blocks, as on the fast
+	// path: a line read here and declined (a GC or slow-log record) costs
+	// a copy, not an allocation.
+	raw := d.slabs.text(l.Text)
 	at, stream := prefixEnd(raw)
 	s := raw[at:]
 	d.indent = indentBefore(raw, at)
