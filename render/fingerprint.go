@@ -15,7 +15,7 @@ import (
 // partialFingerprints; a change to Fingerprint must bump it, so code
 // scanning and --baseline see new keys rather than silently different
 // values under the old one.
-const FingerprintVersion = "logsleuth/v3"
+const FingerprintVersion = "logsleuth/v4"
 
 // Fingerprint identifies a finding across runs, for --baseline and SARIF's
 // partialFingerprints. It depends on what the finding is about, never on
@@ -34,7 +34,13 @@ const FingerprintVersion = "logsleuth/v3"
 //     space collapsed, and a collector's leading timestamp (kubectl
 //     --timestamps, a CI step log, a CRI file's stamp and stream) left
 //     out, since it says when the line was collected, which differs
-//     between two collections of the same log.
+//     between two collections of the same log; and, for a log4j record
+//     (Elasticsearch), a test runner's stream prefix (`  1> `) and the
+//     record's own `[yyyy-MM-ddTHH:mm:ss,SSS]` time left out, since the
+//     pattern layout prints the JVM's local time and the ECS JSON layout
+//     UTC for the same event (v4; the JSON layouts' records are quoted
+//     as the pattern layout's line, so the three layouts of one
+//     incident give the same fingerprints).
 //
 // The message and facts are normalised first (normalizeFingerprintText):
 // white space collapsed, each `source:line` position replaced by `#`, and
@@ -79,7 +85,7 @@ func Fingerprint(f *rules.Finding) string {
 	}
 	put(strconv.Itoa(len(f.Evidence)))
 	for _, e := range f.Evidence {
-		put(normalizeSpace(collectorStampRE.ReplaceAllLiteralString(e.Text, "")))
+		put(normalizeSpace(evidenceText(e.Text)))
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
@@ -94,6 +100,22 @@ var positionRE = regexp.MustCompile(`(?:\b[A-Za-z]:)?[^\s()\[\]{},;=:"']*[A-Za-z
 // collectorStampRE matches the RFC 3339 timestamp a collector puts
 // before the database's own line, and the stream and tag a CRI file adds.
 var collectorStampRE = regexp.MustCompile(`^\s*\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:?\d\d)\s+((stdout|stderr)\s+[FP]\s+)?`)
+
+// log4jHeadRE matches what stands before a log4j record's level once a
+// collector's stamp is gone: a test runner's stream prefix (`  1> `,
+// `   > `) and the record's time.
+var log4jHeadRE = regexp.MustCompile(`^\s*(?:\d{0,3}> )?\s*\[\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d[,.]\d{3}\]\[`)
+
+// evidenceText is an evidence line as the fingerprint hashes it: a
+// collector's stamp left out, and a log4j record's runner prefix and time
+// (see Fingerprint).
+func evidenceText(s string) string {
+	s = collectorStampRE.ReplaceAllLiteralString(s, "")
+	if loc := log4jHeadRE.FindStringIndex(s); loc != nil {
+		s = s[loc[1]-1:]
+	}
+	return s
+}
 
 // yearRE matches the year of an ISO date (2023-10-07, 2023/10/07).
 var yearRE = regexp.MustCompile(`\b\d{4}([-/]\d\d[-/]\d\d)`)

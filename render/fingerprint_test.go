@@ -27,7 +27,7 @@ func TestFingerprintStable(t *testing.T) {
 	f := baseFinding()
 	// Pinned: a change here changes every baseline and code-scanning alert,
 	// and must come with a new FingerprintVersion.
-	assert.Equal(t, "93d7cc66a93a280009f1e22069f4b5fd", Fingerprint(&f))
+	assert.Equal(t, "84820b601496b9b436295259ecd19d58", Fingerprint(&f))
 }
 
 func TestFingerprintIgnores(t *testing.T) {
@@ -130,5 +130,24 @@ func TestNormalizeFingerprintText(t *testing.T) {
 		"shard [idx][3]: lcp 2 / max_seq_no 2":                      "shard [idx][3]: lcp 2 / max_seq_no 2",
 	} {
 		assert.Equal(t, want, normalizeFingerprintText(in, nil), in)
+	}
+}
+
+// The head a log4j record's evidence loses: the runner's stream prefix
+// and the record's time, which the pattern layout prints in the JVM's
+// zone and the ECS layout in UTC. What the record says is kept.
+func TestEvidenceText(t *testing.T) {
+	const rec = "[INFO ][o.e.i.r.PeerRecoveryTargetService] [node_t1] --> [test][1] peer recovery existing commits[["
+	for in, want := range map[string]string{
+		"  1> [2018-01-27T10:58:33,091]" + rec:                          rec,
+		"[2018-01-27T09:58:33,091]" + rec:                               rec,
+		"2024-02-01T10:00:03Z stderr F [2018-01-27T10:58:33.091]" + rec: rec,
+		"   > Throwable #1: java.lang.AssertionError: doc [30]":         "   > Throwable #1: java.lang.AssertionError: doc [30]",
+		"--------[test][1], node[SXrylrbnSOqpFvbIzKORgg], [P]":          "--------[test][1], node[SXrylrbnSOqpFvbIzKORgg], [P]",
+		"I1007 16:39:00.100000 5100 tablet.cc:1] T 35ef P daf8: x":      "I1007 16:39:00.100000 5100 tablet.cc:1] T 35ef P daf8: x",
+		// A time in brackets inside a message is not the record's.
+		"msg at [2018-01-27T10:58:33,091][x]": "msg at [2018-01-27T10:58:33,091][x]",
+	} {
+		assert.Equal(t, want, evidenceText(in), in)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/logsleuth/logsleuth/internal/synth"
 	"github.com/logsleuth/logsleuth/parse"
+	"github.com/logsleuth/logsleuth/parse/yb"
 )
 
 // benchLog is a realistic TRACE-heavy 6.x/7.x mix: op traces on primary and
@@ -75,4 +76,25 @@ func BenchmarkDecodeSynth(b *testing.B) {
 			sink.Events = sink.Events[:0]
 		}
 	}
+}
+
+// BenchmarkScanRealistic is Scan as the command runs it (both systems, the
+// YugabyteDB decoder first) on the generator's realistic ES log: one line
+// in five is not an op line (cluster service, GC, slow log, transport),
+// which the ES decoder declines. It reports `index` op lines a second.
+func BenchmarkScanRealistic(b *testing.B) {
+	var buf bytes.Buffer
+	if err := synth.Write(&buf, synth.Realistic("es", 16<<20, 7)); err != nil {
+		b.Fatal(err)
+	}
+	data := buf.Bytes()
+	ops := bytes.Count(data, []byte("] index ["))
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := parse.ScanFunc(bytes.NewReader(data), "bench", []parse.System{yb.System, System}, parse.Options{}, func(parse.Event) {}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(ops)*float64(b.N)/b.Elapsed().Seconds(), "index-ops/s")
 }

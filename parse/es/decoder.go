@@ -14,8 +14,8 @@ import (
 var System = parse.System{Name: "es", NewDecoder: NewDecoder, Knows: knows}
 
 // NewDecoder returns a decoder for one source.
-func NewDecoder(source string, _ parse.Options) parse.Decoder {
-	return &decoder{version: -1, ctx: Where{Shard: -1}}
+func NewDecoder(source string, opts parse.Options) parse.Decoder {
+	return &decoder{version: -1, ctx: Where{Shard: -1}, phrases: opts.AlarmPhrases}
 }
 
 // Limits on multi-line blocks, so a block that never ends cannot hold the
@@ -81,6 +81,35 @@ type decoder struct {
 	slabs slabs
 	// general turns the fast path off (tests compare the two paths).
 	general bool
+
+	// owned is set when the line last declined was a log4j pattern-layout
+	// or JSON-layout record of ES (parse.Owner); phrases are the user's
+	// alarm phrases, whose lines stay open to every system.
+	owned   bool
+	phrases []string
+}
+
+// Owned implements parse.Owner: a record in Elasticsearch's own layouts
+// that the decoder declined (a GC, slow-log or cluster-service line) is
+// no other system's, so Scan need not offer it to them.
+func (d *decoder) Owned() bool { return d.owned }
+
+// ownLine reports whether b, which the decoder declined, is a record in
+// ES's own layouts: a pattern-layout line (`[yyyy-...][LEVEL]`, after any
+// runner prefix) or a 7.x/8.x JSON record. A line holding a user's alarm
+// phrase is left to the other systems, which may read it as their alarm.
+func (d *decoder) ownLine(b []byte) bool {
+	at, _ := prefixEnd(b)
+	r := b[at:]
+	if len(r) == 0 || !(r[0] == '[' && patternStart(r) || r[0] == '{' && jsonLayout(r)) {
+		return false
+	}
+	for _, p := range d.phrases {
+		if bytes.Contains(b, []byte(p)) {
+			return false
+		}
+	}
+	return true
 }
 
 type pendingCommits struct {
@@ -129,6 +158,12 @@ func (d *decoder) idle() bool {
 }
 
 func (d *decoder) Line(l parse.Line, out *parse.Sink) bool {
+	claimed := d.line(l, out)
+	d.owned = !claimed && d.ownLine(l.Text)
+	return claimed
+}
+
+func (d *decoder) line(l parse.Line, out *parse.Sink) bool {
 	idle := d.idle()
 	if idle && !d.general && d.fastLine(l, out) {
 		return true
@@ -137,7 +172,10 @@ func (d *decoder) Line(l parse.Line, out *parse.Sink) bool {
 		d.ctx = Where{Shard: -1}
 		return false
 	}
-	raw := string(l.Text)
+	// The line's text comes from the shared text blocks, as on the fast
+	// path: a line read here and declined (a GC or slow-log record) costs
+	// a copy, not an allocation.
+	raw := d.slabs.text(l.Text)
 	at, stream := prefixEnd(raw)
 	s := raw[at:]
 	d.indent = indentBefore(raw, at)
@@ -450,6 +488,9 @@ func (d *decoder) jsonRecord(meta parse.Meta, s string, stream byte, out *parse.
 	if env.timed {
 		d.lastTime, d.hasTime = env.time, true
 	}
+	if env.quote != "" {
+		meta.Text = env.quote
+	}
 	if bad != "" {
 		out.Diag(meta.Pos, "%s", bad)
 		return true
@@ -690,7 +731,7 @@ func threadNode(s string) (string, bool) {
 	} else {
 		i += len("elasticsearch")
 	}
-	n, _, ok := bracket(s[i:])
+	n, _, ok := nameBracket(s[i:])
 	return n, ok && n != ""
 }
 

@@ -220,3 +220,39 @@ func TestDumpTakesItsLinesTime(t *testing.T) {
 	assert.Equal(t, res.Stats.Unclaimed, 1)
 	assert.Equal(t, "19.800", res.Events[1].Info().Time.Format("05.000"))
 }
+
+// ES prints node.name as configured, brackets and terminal escapes
+// included (the pattern layouts' `[%node_name]`, the thread's
+// `elasticsearch[%node_name][...]`). A name with an unbalanced '[' is
+// still the node, and the line's event is still read.
+func TestNodeNameWithUnbalancedBracket(t *testing.T) {
+	for _, node := range []string{"es\x1b[2Jdata", "es[data", "es[[x"} {
+		res := scan(t, "[2020-02-11T14:00:00,000][TRACE][o.e.i.s.IndexShard       ] ["+node+"] [logs][1] index [a1] seq# [20] allocation-id [[id=ReplAllocLogs1000000000]] primaryTerm [3] operationPrimaryTerm [3] origin [REPLICA]\n"+
+			"[2020-02-11T14:00:00,001][TRACE][o.e.i.s.ReplicationTracker] ["+node+"] [logs][1] updated global checkpoint to [20]\n"+
+			"[2020-02-11T14:00:00,002][WARN ][o.e.i.e.Engine           ] ["+node+"] [logs][1] failed engine [merge failed]\n"+
+			"java.lang.IllegalStateException: boom\n"+
+			"\tat org.elasticsearch.index.engine.InternalEngine.failEngine(InternalEngine.java:1)\n")
+		require.Empty(t, res.Diags, node)
+		require.Len(t, res.Events, 3, node)
+		for _, e := range res.Events {
+			w := reflect.ValueOf(e).Elem().FieldByName("Where").Interface().(Where)
+			assert.Equal(t, Where{Node: node, Index: "logs", Shard: 1}, w, "%q %s", node, e.Kind())
+		}
+		th, ok := threadNode("elasticsearch[" + node + "][generic][T#3]")
+		assert.True(t, ok, node)
+		assert.Equal(t, node, th)
+	}
+}
+
+func TestAbbreviateLogger(t *testing.T) {
+	for in, want := range map[string]string{
+		"org.elasticsearch.index.shard.IndexShard": "o.e.i.s.IndexShard",
+		"o.e.i.s.IndexShard":                       "o.e.i.s.IndexShard",
+		"IndexShard":                               "IndexShard",
+		"":                                         "",
+		"org..x.Y":                                 "o..x.Y",
+		"ünï.côde.Klass":                           "ü.c.Klass",
+	} {
+		assert.Equal(t, want, abbreviateLogger(in), in)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // envelope is what a log line says around its message.
@@ -23,6 +24,8 @@ type envelope struct {
 	stack []string
 	// json is set for a JSON layout record: it ends with its line.
 	json bool
+	// quote is what a JSON record's evidence shows (see jsonQuote).
+	quote string
 }
 
 // isPatternStart is the byte test for the log4j layouts: `[yyyy-`.
@@ -61,6 +64,23 @@ func bracket(s string) (inner, rest string, ok bool) {
 		}
 	}
 	return "", s, false
+}
+
+// nameBracket reads a bracketed name: `[node]` in the pattern layouts,
+// `elasticsearch[node]` in a thread's name. ES prints node.name as it was
+// configured, so a name may hold an unbalanced bracket (a terminal escape
+// such as ESC `[2J`); bracket would then read to the end of the line and
+// fail, losing the line. Nested brackets are read as before; a name whose
+// brackets do not balance ends at its first ']'.
+func nameBracket(s string) (inner, rest string, ok bool) {
+	if inner, rest, ok = bracket(s); ok || s == "" || s[0] != '[' {
+		return inner, rest, ok
+	}
+	i := strings.IndexByte(s, ']')
+	if i < 0 {
+		return "", s, false
+	}
+	return s[1:i], s[i+1:], true
 }
 
 var timeLayouts = []string{
@@ -116,7 +136,7 @@ func parsePattern(s string, times *timeCache) (env envelope, ok bool, err string
 	env.where.Shard = -1
 	// The node (6.x marker, 7.x node_name, 8.x test_thread_info) comes
 	// first, unless the first bracket is already the [index][shard] marker.
-	if b1, r1, ok := bracket(rest); ok {
+	if b1, r1, ok := nameBracket(rest); ok {
 		if !isShardMarker(r1) || strings.ContainsAny(b1, " ") {
 			env.where.Node = b1
 			rest = strings.TrimPrefix(r1, " ")
@@ -235,6 +255,67 @@ func parseJSON(s string) (env envelope, ok bool, err string) {
 		// ECS without the stack: the exception as its type and message.
 		env.stack = []string{strings.TrimSuffix(et+": "+str("error.message"), ": ")}
 	}
+	env.quote = jsonQuote(env)
 	env.msg = env.marker(env.msg)
 	return env, true, ""
+}
+
+// jsonQuote is the line a JSON record is quoted by: its message's first
+// line under the head the 7.x pattern layout prints for the same event,
+// `[%d{ISO8601}][%-5p][%-25c{1.}] [%node_name]%marker %m`. The ESJsonLayout
+// message is `%marker %m` and ECS's log.logger is the logger's whole name,
+// so the quote of a record reads, and fingerprints, as the pattern
+// layout's line for it does, not as the envelope's opening fields. The
+// time is printed in the record's own offset (ESJsonLayout: the JVM's
+// zone; ECS: UTC).
+func jsonQuote(env envelope) string {
+	var b strings.Builder
+	if env.timed {
+		b.WriteByte('[')
+		b.WriteString(env.time.Format("2006-01-02T15:04:05,000"))
+		b.WriteByte(']')
+	}
+	b.WriteByte('[')
+	pad(&b, env.level, 5)
+	b.WriteString("][")
+	pad(&b, abbreviateLogger(env.logger), 25)
+	b.WriteString("] ")
+	if env.where.Node != "" {
+		b.WriteByte('[')
+		b.WriteString(env.where.Node)
+		b.WriteString("] ")
+	}
+	msg, _, _ := strings.Cut(env.msg, "\n")
+	b.WriteString(strings.TrimSuffix(msg, "\r"))
+	return b.String()
+}
+
+// pad writes s right-padded with spaces to width characters, as log4j's
+// `%-Nx` does.
+func pad(b *strings.Builder, s string, width int) {
+	b.WriteString(s)
+	for n := utf8.RuneCountInString(s); n < width; n++ {
+		b.WriteByte(' ')
+	}
+}
+
+// abbreviateLogger is a logger name as log4j's `%c{1.}` prints it: every
+// package to its first character, the class whole
+// (org.elasticsearch.index.shard.IndexShard is o.e.i.s.IndexShard). A
+// name already abbreviated is unchanged.
+func abbreviateLogger(name string) string {
+	last := strings.LastIndexByte(name, '.')
+	if last < 0 {
+		return name
+	}
+	var b strings.Builder
+	for _, part := range strings.Split(name[:last], ".") {
+		if part != "" {
+			_, size := utf8.DecodeRuneInString(part)
+			b.WriteString(part[:size])
+		}
+		b.WriteByte('.')
+	}
+	b.WriteString(name[last+1:])
+	return b.String()
 }

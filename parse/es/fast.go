@@ -218,7 +218,9 @@ func (f *fastMsg) event(d *decoder, raw string, m parse.Meta, w Where) parse.Eve
 // (8 KiB) alive; replay keeps none of these events, only values copied out
 // of them.
 //
-// Line texts come from blocks too, textBlock bytes each: replay keeps the
+// Line texts come from blocks too, textBlock bytes each, on the general
+// path as on the fast one (a declined line then costs a copy, not an
+// allocation; a line over textBlock/8 is copied on its own): replay keeps the
 // text of every op in its window (as evidence), and those lines are the
 // newest ones, which share their blocks. A text kept on its own (a copy's
 // last checkpoint line, a finding's evidence) keeps at most one block

@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/logsleuth/logsleuth/parse"
 )
 
 // Every line an event starts at is a line Knows knows, in the shared
@@ -99,4 +101,34 @@ func TestKnowsDoesNotAllocate(t *testing.T) {
 		}
 	})
 	assert.Zero(t, allocs)
+}
+
+// offered is a decoder of another system that claims nothing and counts
+// the lines Scan offered it.
+type offered struct{ n *int }
+
+func (o offered) Line(parse.Line, *parse.Sink) bool { *o.n++; return false }
+func (o offered) End(*parse.Sink)                   {}
+
+// A record in ES's own layouts that the decoder declines (a GC or slow-log
+// line) is not offered to the other systems; a line of another format,
+// or one holding a user's alarm phrase, still is.
+func TestOwnedLinesAreNotOfferedElsewhere(t *testing.T) {
+	const log = "[2023-10-04T10:00:00,000][TRACE][o.e.i.s.IndexShard       ] [node_t0] [test][0] index [63z] seq# [1] allocation-id [[id=a0node_t0]] primaryTerm [1] operationPrimaryTerm [1] origin [PRIMARY]\n" +
+		"[2023-10-04T10:00:00,001][INFO ][o.e.m.j.JvmGcMonitorService] [node_t0] [gc][7] overhead, spent [120ms] collecting in the last [1s]\n" +
+		"[2023-10-04T10:00:00,002][WARN ][i.s.s.query              ] [node_t2] [test][0] took[590.8ms], took_millis[461], total_hits[549882 hits]\n" +
+		`{"@timestamp":"2023-10-06T09:52:36.000Z", "log.level":"INFO", "message":"started", "elasticsearch.node.name":"node_t1"}` + "\n" +
+		"I1007 16:39:00.100000  5100 tablet_service.cc:1] not an ES line\n" +
+		"[2023-10-04T10:00:00,003][INFO ][o.e.m.j.JvmGcMonitorService] [node_t0] [gc][8] overhead, Check failed: spent [120ms]\n"
+	for _, tc := range []struct {
+		phrases []string
+		want    int
+	}{{nil, 1}, {[]string{"Check failed"}, 2}} {
+		n := 0
+		other := parse.System{Name: "other", NewDecoder: func(string, parse.Options) parse.Decoder { return offered{&n} }}
+		res, err := parse.Scan(strings.NewReader(log), "mixed.log", []parse.System{System, other}, parse.Options{AlarmPhrases: tc.phrases})
+		require.NoError(t, err)
+		assert.Equal(t, 1, res.Stats.Claimed)
+		assert.Equal(t, tc.want, n, "lines offered to the other system, phrases %q", tc.phrases)
+	}
 }
