@@ -1,6 +1,9 @@
 package timeline
 
-import "fmt"
+import (
+	"fmt"
+	"sort"
+)
 
 // MaxItems bounds the marks and series points the page draws. A 200 MiB
 // log holds hundreds of thousands of events, far more than a screen
@@ -17,9 +20,43 @@ var maxItems = MaxItems
 // line the page keeps, where the model holds them, to show around it.
 const contextLines = 3
 
-// bound applies MaxItems to m and then drops the evidence lines nothing
-// cites any more, keeping those near a finding's evidence.
+// MaxBytes bounds what the page spends on drawn lanes and the evidence
+// lines they cite, about half the page's bytes at most. A bundle of
+// thousands of tablets has a lane per replica, each with its own terms,
+// leases and marks: drawn in full, the page of a 17 MiB log was over
+// 30 MB. Lanes that hold a finding's evidence are always drawn; the rest
+// are drawn while the budget lasts, a finding's own tablet or shard
+// first, then in the page's order. A lane left out is counted in its
+// group's summary row (how many bands, marks and points, its first and
+// last time, and the filter that draws it), up to MaxSummaries groups;
+// groups past that are only counted in the page's notes.
+const MaxBytes = 3 << 20
+
+// MaxSummaries bounds the groups the page summarises in a row each; a
+// row costs about 200 bytes.
+const MaxSummaries = 2000
+
+// maxBytes and maxSummaries are the budgets bound applies, changed only
+// by tests and benchmarks.
+var (
+	maxBytes     = MaxBytes
+	maxSummaries = MaxSummaries
+)
+
+// bound keeps the page within its budgets: first the lanes (budgetLanes),
+// then the marks and points of the lanes drawn (sampleItems), and then
+// drops the evidence lines nothing cites any more, keeping those near a
+// finding's evidence.
 func bound(m *Model) {
+	lanes := budgetLanes(m)
+	items := sampleItems(m)
+	if lanes || items {
+		compactLines(m)
+	}
+}
+
+// countItems is the marks and series points of the lanes in m.
+func countItems(m *Model) int {
 	total := 0
 	for _, p := range m.Panes {
 		for _, g := range p.Groups {
@@ -31,15 +68,29 @@ func bound(m *Model) {
 			}
 		}
 	}
-	if total <= maxItems {
-		return
-	}
+	return total
+}
+
+// citedLines is the set of evidence lines the findings cite.
+func citedLines(m *Model) map[int]bool {
 	cited := map[int]bool{}
 	for _, f := range m.Findings {
 		for _, e := range f.Ev {
 			cited[e] = true
 		}
 	}
+	return cited
+}
+
+// sampleItems applies MaxItems to the lanes drawn: past it, each lane
+// keeps a share of its marks and points, evenly in time, and every one a
+// finding cites. It reports whether it dropped any.
+func sampleItems(m *Model) bool {
+	total := countItems(m)
+	if total <= maxItems {
+		return false
+	}
+	cited := citedLines(m)
 	keepFrac := float64(maxItems) / float64(total)
 	var marksBefore, marksAfter, ptsBefore, ptsAfter int
 	for _, p := range m.Panes {
@@ -56,8 +107,212 @@ func bound(m *Model) {
 			}
 		}
 	}
-	m.Notes = append(m.Notes, fmt.Sprintf("the logs hold more than the page can draw: %d of %d marks and %d of %d series points are shown, sampled evenly per lane; every finding and its evidence is kept", marksAfter, marksBefore, ptsAfter, ptsBefore))
-	compactLines(m)
+	m.Notes = append(m.Notes, fmt.Sprintf("the lanes drawn hold more than the page can draw: %d of their %d marks and %d of their %d series points are shown, sampled evenly per lane; every finding and its evidence is kept", marksAfter, marksBefore, ptsAfter, ptsBefore))
+	return true
+}
+
+// The lane budget's priorities, drawn in this order.
+const (
+	prioFinding = iota // the lane holds a finding's evidence or flag
+	prioSibling        // another lane of a finding's tablet or shard
+	prioOther
+)
+
+// budgetLanes applies MaxBytes and MaxSummaries to m's lanes and reports
+// whether it left any out. The cost of a lane is estimated as the bytes
+// its JSON and its evidence lines take, all its marks and points counted:
+// a lane the budget draws is not sampled unless the lanes that hold
+// findings are, and those are drawn whatever they cost.
+func budgetLanes(m *Model) bool {
+	cited := citedLines(m)
+	flagged := map[string]bool{}
+	for _, f := range m.Findings {
+		for _, l := range f.Locs {
+			flagged[l.Lane] = true
+		}
+	}
+	lineCost := func(evs []int) int {
+		n := 0
+		for _, e := range evs {
+			n += 8
+			if e >= 0 && e < len(m.Lines) {
+				n += 32 + len(m.Lines[e].Text)*11/10
+			}
+		}
+		return n
+	}
+	type cand struct {
+		g    *Group
+		l    *Lane
+		prio int
+		pos  int
+		cost int
+	}
+	var cands []cand
+	findingGroup := map[*Group]bool{}
+	for _, p := range m.Panes {
+		for _, g := range p.Groups {
+			for _, l := range g.Lanes {
+				c := cand{g: g, l: l, prio: prioOther, pos: len(cands), cost: 96 + len(l.Label) + len(l.Title) + len(l.Sub)}
+				if flagged[l.ID] {
+					c.prio = prioFinding
+				}
+				for _, b := range l.Bands {
+					c.cost += 48 + len(b.Text) + lineCost(b.Ev)
+					for _, e := range b.Ev {
+						if cited[e] {
+							c.prio = prioFinding
+						}
+					}
+				}
+				for _, mk := range l.Marks {
+					c.cost += 40 + len(mk.Text) + lineCost(mk.Ev)
+					for _, e := range mk.Ev {
+						if cited[e] {
+							c.prio = prioFinding
+						}
+					}
+				}
+				for _, s := range l.Series {
+					c.cost += 32 + len(s.Name)
+					for _, pt := range s.Pts {
+						c.cost += 24 + lineCost([]int{int(pt[2])})
+						if cited[int(pt[2])] {
+							c.prio = prioFinding
+						}
+					}
+				}
+				if c.prio == prioFinding {
+					findingGroup[g] = true
+				}
+				cands = append(cands, c)
+			}
+		}
+	}
+	for i := range cands {
+		if cands[i].prio == prioOther && findingGroup[cands[i].g] {
+			cands[i].prio = prioSibling
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].prio < cands[j].prio })
+	spent := 0
+	drawn := map[*Lane]bool{}
+	for _, c := range cands {
+		if c.prio == prioFinding || spent+c.cost <= maxBytes {
+			drawn[c.l] = true
+			spent += c.cost
+		}
+	}
+	if len(drawn) == len(cands) {
+		return false
+	}
+	// Summaries: every group that keeps a lane says what it left out;
+	// groups that keep none are summarised in the page's order while
+	// MaxSummaries lasts, and only counted past it.
+	summaries := 0
+	for _, p := range m.Panes {
+		for _, g := range p.Groups {
+			for _, l := range g.Lanes {
+				if drawn[l] {
+					summaries++
+					break
+				}
+			}
+		}
+	}
+	var left Summary
+	var groupsDrawn, groupsSummed, groupsLeft, lanesSummed int
+	for _, p := range m.Panes {
+		kept := p.Groups[:0]
+		for _, g := range p.Groups {
+			var sum Summary
+			var lanes []*Lane
+			for _, l := range g.Lanes {
+				if drawn[l] {
+					lanes = append(lanes, l)
+					continue
+				}
+				sum.add(l)
+			}
+			switch {
+			case sum.Lanes == 0:
+				groupsDrawn++
+			case len(lanes) > 0 || summaries < maxSummaries:
+				if len(lanes) == 0 {
+					summaries++
+				} else {
+					groupsDrawn++
+				}
+				groupsSummed++
+				lanesSummed += sum.Lanes
+				sum.Filter = groupFilter(g.key)
+				g.Sum = &sum
+			default:
+				groupsLeft++
+				left.merge(sum)
+				continue
+			}
+			if lanes == nil {
+				lanes = []*Lane{}
+			}
+			g.Lanes = lanes
+			kept = append(kept, g)
+		}
+		p.Groups = kept
+	}
+	note := fmt.Sprintf("the page draws %d of %d lanes in full (every lane that holds a finding's evidence, then others while its budget of %d MiB lasts); %d lanes of %d tablets or shards are not drawn and summarised by count and first and last time in a row of their group",
+		len(drawn), len(cands), maxBytes>>20, lanesSummed, groupsSummed)
+	if groupsLeft > 0 {
+		note += fmt.Sprintf("; %d more tablets or shards (%d lanes: %d bands, %d marks, %d series points) are left out entirely, past the page's %d summary rows", groupsLeft, left.Lanes, left.Bands, left.Marks, left.Points, maxSummaries)
+	}
+	note += "; to draw any of them, run again with --tablet ID or --peer ID (YugabyteDB), --index NAME --shard N (Elasticsearch), or --since and --until for a time window, or with fewer findings (--max-findings); logsleuth state lists every replica and shard copy"
+	m.Notes = append(m.Notes, note)
+	return true
+}
+
+// add counts lane l into s.
+func (s *Summary) add(l *Lane) {
+	s.Lanes++
+	s.Bands += len(l.Bands)
+	s.Marks += len(l.Marks)
+	see := func(t int64) {
+		if !s.has {
+			s.From, s.To, s.has = t, t, true
+		}
+		s.From, s.To = min(s.From, t), max(s.To, t)
+	}
+	for _, b := range l.Bands {
+		see(b.From)
+		see(b.To)
+	}
+	for _, mk := range l.Marks {
+		see(mk.At)
+	}
+	for _, sr := range l.Series {
+		s.Points += len(sr.Pts)
+		for _, pt := range sr.Pts {
+			see(pt[0])
+		}
+	}
+}
+
+// merge adds o's counts to s (the times are not merged).
+func (s *Summary) merge(o Summary) {
+	s.Lanes += o.Lanes
+	s.Bands += o.Bands
+	s.Marks += o.Marks
+	s.Points += o.Points
+}
+
+// groupFilter is the analyze flags that select group k alone.
+func groupFilter(k groupKey) string {
+	switch {
+	case k.sys == sysYB && k.name != "":
+		return "--tablet " + k.name
+	case k.sys == sysES && k.name != "" && k.shard >= 0:
+		return fmt.Sprintf("--index %s --shard %d", k.name, k.shard)
+	}
+	return ""
 }
 
 // sampleMarks keeps about frac of marks, evenly, and every mark citing a
