@@ -3,6 +3,8 @@ package timeline
 import (
 	"fmt"
 	"sort"
+
+	"github.com/logsleuth/logsleuth/internal/units"
 )
 
 // MaxItems bounds the marks and series points the page draws. A 200 MiB
@@ -82,20 +84,38 @@ func citedLines(m *Model) map[int]bool {
 	return cited
 }
 
-// sampleItems applies MaxItems to the lanes drawn: past it, each lane
-// keeps a share of its marks and points, evenly in time, and every one a
-// finding cites. It reports whether it dropped any.
+// sampleItems applies MaxItems, and half of MaxBytes, to the marks and
+// points of the lanes drawn: past either, each lane keeps a share of its
+// marks and points, evenly in time, and every one a finding cites. It
+// reports whether it dropped any.
 func sampleItems(m *Model) bool {
-	total := countItems(m)
-	if total <= maxItems {
+	must := findingLanes(m)
+	var n0, ib0, n1, ib1 int
+	for _, p := range m.Panes {
+		for _, g := range p.Groups {
+			for _, l := range g.Lanes {
+				k, b := laneItems(m, l)
+				if must[l] {
+					n0, ib0 = n0+k, ib0+b
+				} else {
+					n1, ib1 = n1+k, ib1+b
+				}
+			}
+		}
+	}
+	f0, f1 := itemShares(n0, ib0, n1, ib1)
+	if f0 >= 1 && f1 >= 1 {
 		return false
 	}
 	cited := citedLines(m)
-	keepFrac := float64(maxItems) / float64(total)
 	var marksBefore, marksAfter, ptsBefore, ptsAfter int
 	for _, p := range m.Panes {
 		for _, g := range p.Groups {
 			for _, l := range g.Lanes {
+				keepFrac := f1
+				if must[l] {
+					keepFrac = f0
+				}
 				marksBefore += len(l.Marks)
 				l.Marks = sampleMarks(l.Marks, keepFrac, cited)
 				marksAfter += len(l.Marks)
@@ -107,8 +127,65 @@ func sampleItems(m *Model) bool {
 			}
 		}
 	}
-	m.Notes = append(m.Notes, fmt.Sprintf("the lanes drawn hold more than the page can draw: %d of their %d marks and %d of their %d series points are shown, sampled evenly per lane; every finding and its evidence is kept", marksAfter, marksBefore, ptsAfter, ptsBefore))
+	whose := "the other lanes drawn"
+	if f0 < 1 {
+		whose = "the lanes drawn, those that hold a finding among them,"
+	}
+	m.Notes = append(m.Notes, fmt.Sprintf("%s hold more than the page can draw: %d of their %d marks and %d of their %d series points are shown, sampled evenly per lane; every finding and its evidence is kept", whose, marksAfter, marksBefore, ptsAfter, ptsBefore))
 	return true
+}
+
+// findingLanes are the lanes that hold a finding: its flag, or an item
+// citing its evidence.
+func findingLanes(m *Model) map[*Lane]bool {
+	cited := citedLines(m)
+	flagged := map[string]bool{}
+	for _, f := range m.Findings {
+		for _, l := range f.Locs {
+			flagged[l.Lane] = true
+		}
+	}
+	out := map[*Lane]bool{}
+	cites := func(evs []int) bool {
+		for _, e := range evs {
+			if cited[e] {
+				return true
+			}
+		}
+		return false
+	}
+	for _, p := range m.Panes {
+		for _, g := range p.Groups {
+		lanes:
+			for _, l := range g.Lanes {
+				if flagged[l.ID] {
+					out[l] = true
+					continue
+				}
+				for _, b := range l.Bands {
+					if cites(b.Ev) {
+						out[l] = true
+						continue lanes
+					}
+				}
+				for _, mk := range l.Marks {
+					if cites(mk.Ev) {
+						out[l] = true
+						continue lanes
+					}
+				}
+				for _, s := range l.Series {
+					for _, pt := range s.Pts {
+						if cited[int(pt[2])] {
+							out[l] = true
+							continue lanes
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // The lane budget's priorities, drawn in this order.
@@ -120,70 +197,35 @@ const (
 
 // budgetLanes applies MaxBytes and MaxSummaries to m's lanes and reports
 // whether it left any out. The cost of a lane is estimated as the bytes
-// its JSON and its evidence lines take, all its marks and points counted:
-// a lane the budget draws is not sampled unless the lanes that hold
-// findings are, and those are drawn whatever they cost.
+// its JSON and its evidence lines take, its marks and points counted at
+// the share sampleItems will keep of the marks and points of every lane
+// drawn, so a lane with more marks than the page draws is not refused
+// for marks it would not draw.
 func budgetLanes(m *Model) bool {
-	cited := citedLines(m)
-	flagged := map[string]bool{}
-	for _, f := range m.Findings {
-		for _, l := range f.Locs {
-			flagged[l.Lane] = true
-		}
-	}
-	lineCost := func(evs []int) int {
-		n := 0
-		for _, e := range evs {
-			n += 8
-			if e >= 0 && e < len(m.Lines) {
-				n += 32 + len(m.Lines[e].Text)*11/10
-			}
-		}
-		return n
-	}
+	must := findingLanes(m)
 	type cand struct {
-		g    *Group
-		l    *Lane
-		prio int
-		pos  int
-		cost int
+		g     *Group
+		l     *Lane
+		prio  int
+		fixed int // the lane's label and bands, with their lines
+		n, ib int // its marks and points, and their bytes
 	}
 	var cands []cand
 	findingGroup := map[*Group]bool{}
 	for _, p := range m.Panes {
 		for _, g := range p.Groups {
 			for _, l := range g.Lanes {
-				c := cand{g: g, l: l, prio: prioOther, pos: len(cands), cost: 96 + len(l.Label) + len(l.Title) + len(l.Sub)}
-				if flagged[l.ID] {
+				c := cand{g: g, l: l, prio: prioOther, fixed: 96 + len(l.Label) + len(l.Title) + len(l.Sub)}
+				c.n, c.ib = laneItems(m, l)
+				if must[l] {
 					c.prio = prioFinding
+					findingGroup[g] = true
 				}
 				for _, b := range l.Bands {
-					c.cost += 48 + len(b.Text) + lineCost(b.Ev)
-					for _, e := range b.Ev {
-						if cited[e] {
-							c.prio = prioFinding
-						}
-					}
-				}
-				for _, mk := range l.Marks {
-					c.cost += 40 + len(mk.Text) + lineCost(mk.Ev)
-					for _, e := range mk.Ev {
-						if cited[e] {
-							c.prio = prioFinding
-						}
-					}
+					c.fixed += 48 + len(b.Text) + lineBytes(m, b.Ev)
 				}
 				for _, s := range l.Series {
-					c.cost += 32 + len(s.Name)
-					for _, pt := range s.Pts {
-						c.cost += 24 + lineCost([]int{int(pt[2])})
-						if cited[int(pt[2])] {
-							c.prio = prioFinding
-						}
-					}
-				}
-				if c.prio == prioFinding {
-					findingGroup[g] = true
+					c.fixed += 32 + len(s.Name)
 				}
 				cands = append(cands, c)
 			}
@@ -195,13 +237,25 @@ func budgetLanes(m *Model) bool {
 		}
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].prio < cands[j].prio })
-	spent := 0
+	// The page's cost of what is drawn so far: the lanes' fixed parts in
+	// full, their marks and points at the shares sampleItems will keep.
+	var fixed, n0, ib0, n1, ib1 int
+	cost := func(fixed, n0, ib0, n1, ib1 int) int {
+		f0, f1 := itemShares(n0, ib0, n1, ib1)
+		return fixed + int(float64(ib0)*f0+float64(ib1)*f1)
+	}
 	drawn := map[*Lane]bool{}
 	for _, c := range cands {
-		if c.prio == prioFinding || spent+c.cost <= maxBytes {
-			drawn[c.l] = true
-			spent += c.cost
+		switch {
+		case c.prio == prioFinding:
+			n0, ib0 = n0+c.n, ib0+c.ib
+		case cost(fixed+c.fixed, n0, ib0, n1+c.n, ib1+c.ib) <= maxBytes:
+			n1, ib1 = n1+c.n, ib1+c.ib
+		default:
+			continue
 		}
+		drawn[c.l] = true
+		fixed += c.fixed
 	}
 	if len(drawn) == len(cands) {
 		return false
@@ -260,14 +314,78 @@ func budgetLanes(m *Model) bool {
 		}
 		p.Groups = kept
 	}
-	note := fmt.Sprintf("the page draws %d of %d lanes in full (every lane that holds a finding's evidence, then others while its budget of %d MiB lasts); %d lanes of %d tablets or shards are not drawn and summarised by count and first and last time in a row of their group",
-		len(drawn), len(cands), maxBytes>>20, lanesSummed, groupsSummed)
+	note := fmt.Sprintf("the page draws %d of %d lanes in full (every lane that holds a finding's evidence, then others while its budget of %s lasts); %d lanes of %d tablets or shards are not drawn and summarised by count and first and last time in a row of their group",
+		len(drawn), len(cands), units.Bytes(int64(maxBytes)), lanesSummed, groupsSummed)
 	if groupsLeft > 0 {
 		note += fmt.Sprintf("; %d more tablets or shards (%d lanes: %d bands, %d marks, %d series points) are left out entirely, past the page's %d summary rows", groupsLeft, left.Lanes, left.Bands, left.Marks, left.Points, maxSummaries)
 	}
 	note += "; to draw any of them, run again with --tablet ID or --peer ID (YugabyteDB), --index NAME --shard N (Elasticsearch), or --since and --until for a time window, or with fewer findings (--max-findings); logsleuth state lists every replica and shard copy"
 	m.Notes = append(m.Notes, note)
 	return true
+}
+
+// itemShares are the shares of their marks and points the page keeps of
+// the lanes that hold a finding (n0 items, ib0 bytes with their lines)
+// and of the other lanes drawn (n1, ib1). Marks and points may take
+// MaxItems and half of MaxBytes. The finding lanes keep all theirs when
+// they fit, and the others share what is left; when they do not, every
+// lane keeps the same share.
+func itemShares(n0, ib0, n1, ib1 int) (f0, f1 float64) {
+	if itemShare(n0, ib0) < 1 {
+		f := itemShare(n0+n1, ib0+ib1)
+		return f, f
+	}
+	f1 = 1
+	if n1 > maxItems-n0 {
+		f1 = float64(maxItems-n0) / float64(n1)
+	}
+	if left := maxBytes/2 - ib0; ib1 > left {
+		f1 = min(f1, float64(left)/float64(ib1))
+	}
+	return 1, max(f1, 0)
+}
+
+// itemShare is the share of n marks and points, ib bytes with their
+// lines, the page keeps: all of them up to MaxItems and half of
+// MaxBytes, else what fits both.
+func itemShare(n, ib int) float64 {
+	f := 1.0
+	if n > maxItems {
+		f = float64(maxItems) / float64(n)
+	}
+	if half := maxBytes / 2; ib > half {
+		f = min(f, float64(half)/float64(ib))
+	}
+	return f
+}
+
+// laneItems is how many marks and points lane l has and their estimated
+// bytes in the page, their evidence lines included.
+func laneItems(m *Model, l *Lane) (n, bytes int) {
+	for _, mk := range l.Marks {
+		n++
+		bytes += 40 + len(mk.Text) + lineBytes(m, mk.Ev)
+	}
+	for _, s := range l.Series {
+		for _, pt := range s.Pts {
+			n++
+			bytes += 24 + lineBytes(m, []int{int(pt[2])})
+		}
+	}
+	return n, bytes
+}
+
+// lineBytes estimates what citing the lines evs adds to the page: the
+// index and, counted at each citation, the line.
+func lineBytes(m *Model, evs []int) int {
+	n := 0
+	for _, e := range evs {
+		n += 8
+		if e >= 0 && e < len(m.Lines) {
+			n += 32 + len(m.Lines[e].Text)*11/10
+		}
+	}
+	return n
 }
 
 // add counts lane l into s.
