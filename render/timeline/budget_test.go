@@ -106,8 +106,8 @@ func TestPageIsBounded(t *testing.T) {
 }
 
 // BenchmarkWriteLargeES is the HTML writer on a generated Elasticsearch
-// log, with the page's item budget (bounded) and without it (unbounded,
-// as before the budget): MB/s of log, allocations, and the page's size
+// log, with the page's budgets (bounded) and without any (unbounded, as
+// before them): MB/s of log, allocations, and the page's size
 // (page-bytes).
 func BenchmarkWriteLargeES(b *testing.B) {
 	events, rep, size := synthRun(b, synth.Options{System: "es", Size: 32 << 20, Seed: 7, Peers: 3})
@@ -117,6 +117,9 @@ func BenchmarkWriteLargeES(b *testing.B) {
 	}{{"bounded", timeline.MaxItems}, {"unbounded", 1 << 40}} {
 		b.Run(bc.name, func(b *testing.B) {
 			defer timeline.SetMaxItems(bc.items)()
+			if bc.name == "unbounded" {
+				defer timeline.SetBudget(1<<40, 1<<30)()
+			}
 			b.SetBytes(int64(size))
 			b.ReportAllocs()
 			var n int
