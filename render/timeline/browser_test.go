@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
+	"github.com/logsleuth/logsleuth/internal/synth"
 	"github.com/logsleuth/logsleuth/render"
 	"github.com/logsleuth/logsleuth/render/timeline"
 	"github.com/logsleuth/logsleuth/rules"
@@ -491,6 +492,60 @@ func TestBrowserManyLanes(t *testing.T) {
 		t.Errorf("dragging did not pan: ticks still %q", ticksAfter)
 	}
 	b.screenshot(t, filepath.Join(dir, "many-lanes.png"))
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+}
+
+// TestBrowserSummaryRows opens a page whose lane budget left lanes out:
+// the notes say what was left out and how to draw it, a summarised
+// tablet shows as a row with its counts and the --tablet flag that draws
+// it (the lane filter finds it by its id), and every finding can still
+// be selected on its own lane.
+func TestBrowserSummaryRows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skipping the generated 200-tablet page")
+	}
+	events, rep, _ := synthRun(t, synth.Options{System: "yb", Size: 2 << 20, Seed: 5, Peers: 3, Tablets: 200, RaftShare: 0.3, Incidents: 1})
+	defer timeline.SetBudget(64<<10, 20)()
+	m := timeline.Build(events, rep)
+	var sum *timeline.Group
+	for _, g := range m.Panes[0].Groups {
+		if g.Sum != nil && len(g.Lanes) == 0 && g.Sum.Marks > 0 {
+			sum = g
+			break
+		}
+	}
+	if sum == nil || len(m.Findings) == 0 {
+		t.Fatalf("want a summarised tablet and findings; notes %q, %d findings", m.Notes, len(m.Findings))
+	}
+	b := newBrowser(t)
+	b.open(t, writePage(t, artifacts(t), "summary-rows", m))
+	notes := eval[string](t, b, `document.getElementById('notes').textContent`)
+	for _, want := range []string{"lanes in full", "left out entirely", "--tablet ID"} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("notes %q do not say %q", notes, want)
+		}
+	}
+	id := strings.TrimPrefix(sum.Sum.Filter, "--tablet ")
+	text := eval[string](t, b, fmt.Sprintf(`new Promise(r => { var f = document.getElementById('filter'); f.value = %q; f.dispatchEvent(new Event('input'));
+		requestAnimationFrame(() => requestAnimationFrame(() => r(Array.from(document.querySelectorAll('svg.lanes text')).map(e => e.textContent).join('\n')))); })`, id), chromedp.EvalAwaitPromise)
+	for _, want := range []string{
+		fmt.Sprintf("%d lanes not drawn", sum.Sum.Lanes),
+		fmt.Sprintf("%d bands, %d marks", sum.Sum.Bands, sum.Sum.Marks),
+		"to draw: logsleuth analyze --tablet " + id,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("filtered to %s, the pane shows %q, want %q", id, text, want)
+		}
+	}
+	for i := range m.Findings {
+		eval[bool](t, b, fmt.Sprintf(`(window.__timeline.select(%d), true)`, i))
+		if sel := eval[int](t, b, `window.__timeline.selected()`); sel != i {
+			t.Errorf("selecting finding %d selected %d", i, sel)
+		}
+	}
+	b.screenshot(t, filepath.Join(artifacts(t), "summary-rows.png"))
 	if errs := b.consoleErrors(); len(errs) > 0 {
 		t.Errorf("console errors: %q", errs)
 	}

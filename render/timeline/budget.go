@@ -1,6 +1,11 @@
 package timeline
 
-import "fmt"
+import (
+	"fmt"
+	"sort"
+
+	"github.com/logsleuth/logsleuth/internal/units"
+)
 
 // MaxItems bounds the marks and series points the page draws. A 200 MiB
 // log holds hundreds of thousands of events, far more than a screen
@@ -17,9 +22,43 @@ var maxItems = MaxItems
 // line the page keeps, where the model holds them, to show around it.
 const contextLines = 3
 
-// bound applies MaxItems to m and then drops the evidence lines nothing
-// cites any more, keeping those near a finding's evidence.
+// MaxBytes bounds what the page spends on drawn lanes and the evidence
+// lines they cite, about half the page's bytes at most. A bundle of
+// thousands of tablets has a lane per replica, each with its own terms,
+// leases and marks: drawn in full, the page of a 17 MiB log was over
+// 30 MB. Lanes that hold a finding's evidence are always drawn; the rest
+// are drawn while the budget lasts, a finding's own tablet or shard
+// first, then in the page's order. A lane left out is counted in its
+// group's summary row (how many bands, marks and points, its first and
+// last time, and the filter that draws it), up to MaxSummaries groups;
+// groups past that are only counted in the page's notes.
+const MaxBytes = 3 << 20
+
+// MaxSummaries bounds the groups the page summarises in a row each; a
+// row costs about 200 bytes.
+const MaxSummaries = 2000
+
+// maxBytes and maxSummaries are the budgets bound applies, changed only
+// by tests and benchmarks.
+var (
+	maxBytes     = MaxBytes
+	maxSummaries = MaxSummaries
+)
+
+// bound keeps the page within its budgets: first the lanes (budgetLanes),
+// then the marks and points of the lanes drawn (sampleItems), and then
+// drops the evidence lines nothing cites any more, keeping those near a
+// finding's evidence.
 func bound(m *Model) {
+	lanes := budgetLanes(m)
+	items := sampleItems(m)
+	if lanes || items {
+		compactLines(m)
+	}
+}
+
+// countItems is the marks and series points of the lanes in m.
+func countItems(m *Model) int {
 	total := 0
 	for _, p := range m.Panes {
 		for _, g := range p.Groups {
@@ -31,20 +70,52 @@ func bound(m *Model) {
 			}
 		}
 	}
-	if total <= maxItems {
-		return
-	}
+	return total
+}
+
+// citedLines is the set of evidence lines the findings cite.
+func citedLines(m *Model) map[int]bool {
 	cited := map[int]bool{}
 	for _, f := range m.Findings {
 		for _, e := range f.Ev {
 			cited[e] = true
 		}
 	}
-	keepFrac := float64(maxItems) / float64(total)
+	return cited
+}
+
+// sampleItems applies MaxItems, and half of MaxBytes, to the marks and
+// points of the lanes drawn: past either, each lane keeps a share of its
+// marks and points, evenly in time, and every one a finding cites. It
+// reports whether it dropped any.
+func sampleItems(m *Model) bool {
+	must := findingLanes(m)
+	var n0, ib0, n1, ib1 int
+	for _, p := range m.Panes {
+		for _, g := range p.Groups {
+			for _, l := range g.Lanes {
+				k, b := laneItems(m, l)
+				if must[l] {
+					n0, ib0 = n0+k, ib0+b
+				} else {
+					n1, ib1 = n1+k, ib1+b
+				}
+			}
+		}
+	}
+	f0, f1 := itemShares(n0, ib0, n1, ib1)
+	if f0 >= 1 && f1 >= 1 {
+		return false
+	}
+	cited := citedLines(m)
 	var marksBefore, marksAfter, ptsBefore, ptsAfter int
 	for _, p := range m.Panes {
 		for _, g := range p.Groups {
 			for _, l := range g.Lanes {
+				keepFrac := f1
+				if must[l] {
+					keepFrac = f0
+				}
 				marksBefore += len(l.Marks)
 				l.Marks = sampleMarks(l.Marks, keepFrac, cited)
 				marksAfter += len(l.Marks)
@@ -56,8 +127,310 @@ func bound(m *Model) {
 			}
 		}
 	}
-	m.Notes = append(m.Notes, fmt.Sprintf("the logs hold more than the page can draw: %d of %d marks and %d of %d series points are shown, sampled evenly per lane; every finding and its evidence is kept", marksAfter, marksBefore, ptsAfter, ptsBefore))
-	compactLines(m)
+	whose := "the other lanes drawn"
+	if f0 < 1 {
+		whose = "the lanes drawn, those that hold a finding among them,"
+	}
+	m.Notes = append(m.Notes, fmt.Sprintf("%s hold more than the page can draw: %d of their %d marks and %d of their %d series points are shown, sampled evenly per lane; every finding and its evidence is kept", whose, marksAfter, marksBefore, ptsAfter, ptsBefore))
+	return true
+}
+
+// findingLanes are the lanes that hold a finding: its flag, or an item
+// citing its evidence.
+func findingLanes(m *Model) map[*Lane]bool {
+	cited := citedLines(m)
+	flagged := map[string]bool{}
+	for _, f := range m.Findings {
+		for _, l := range f.Locs {
+			flagged[l.Lane] = true
+		}
+	}
+	out := map[*Lane]bool{}
+	cites := func(evs []int) bool {
+		for _, e := range evs {
+			if cited[e] {
+				return true
+			}
+		}
+		return false
+	}
+	for _, p := range m.Panes {
+		for _, g := range p.Groups {
+		lanes:
+			for _, l := range g.Lanes {
+				if flagged[l.ID] {
+					out[l] = true
+					continue
+				}
+				for _, b := range l.Bands {
+					if cites(b.Ev) {
+						out[l] = true
+						continue lanes
+					}
+				}
+				for _, mk := range l.Marks {
+					if cites(mk.Ev) {
+						out[l] = true
+						continue lanes
+					}
+				}
+				for _, s := range l.Series {
+					for _, pt := range s.Pts {
+						if cited[int(pt[2])] {
+							out[l] = true
+							continue lanes
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// The lane budget's priorities, drawn in this order.
+const (
+	prioFinding = iota // the lane holds a finding's evidence or flag
+	prioSibling        // another lane of a finding's tablet or shard
+	prioOther
+)
+
+// budgetLanes applies MaxBytes and MaxSummaries to m's lanes and reports
+// whether it left any out. The cost of a lane is estimated as the bytes
+// its JSON and its evidence lines take, its marks and points counted at
+// the share sampleItems will keep of the marks and points of every lane
+// drawn, so a lane with more marks than the page draws is not refused
+// for marks it would not draw.
+func budgetLanes(m *Model) bool {
+	must := findingLanes(m)
+	type cand struct {
+		g     *Group
+		l     *Lane
+		prio  int
+		fixed int // the lane's label and bands, with their lines
+		n, ib int // its marks and points, and their bytes
+	}
+	var cands []cand
+	findingGroup := map[*Group]bool{}
+	for _, p := range m.Panes {
+		for _, g := range p.Groups {
+			for _, l := range g.Lanes {
+				c := cand{g: g, l: l, prio: prioOther, fixed: 96 + len(l.Label) + len(l.Title) + len(l.Sub)}
+				c.n, c.ib = laneItems(m, l)
+				if must[l] {
+					c.prio = prioFinding
+					findingGroup[g] = true
+				}
+				for _, b := range l.Bands {
+					c.fixed += 48 + len(b.Text) + lineBytes(m, b.Ev)
+				}
+				for _, s := range l.Series {
+					c.fixed += 32 + len(s.Name)
+				}
+				cands = append(cands, c)
+			}
+		}
+	}
+	for i := range cands {
+		if cands[i].prio == prioOther && findingGroup[cands[i].g] {
+			cands[i].prio = prioSibling
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].prio < cands[j].prio })
+	// The page's cost of what is drawn so far: the lanes' fixed parts in
+	// full, their marks and points at the shares sampleItems will keep.
+	var fixed, n0, ib0, n1, ib1 int
+	cost := func(fixed, n0, ib0, n1, ib1 int) int {
+		f0, f1 := itemShares(n0, ib0, n1, ib1)
+		return fixed + int(float64(ib0)*f0+float64(ib1)*f1)
+	}
+	drawn := map[*Lane]bool{}
+	for _, c := range cands {
+		switch {
+		case c.prio == prioFinding:
+			n0, ib0 = n0+c.n, ib0+c.ib
+		case cost(fixed+c.fixed, n0, ib0, n1+c.n, ib1+c.ib) <= maxBytes:
+			n1, ib1 = n1+c.n, ib1+c.ib
+		default:
+			continue
+		}
+		drawn[c.l] = true
+		fixed += c.fixed
+	}
+	if len(drawn) == len(cands) {
+		return false
+	}
+	// Summaries: every group that keeps a lane says what it left out;
+	// groups that keep none are summarised in the page's order while
+	// MaxSummaries lasts, and only counted past it.
+	summaries := 0
+	for _, p := range m.Panes {
+		for _, g := range p.Groups {
+			for _, l := range g.Lanes {
+				if drawn[l] {
+					summaries++
+					break
+				}
+			}
+		}
+	}
+	var left Summary
+	var groupsDrawn, groupsSummed, groupsLeft, lanesSummed int
+	for _, p := range m.Panes {
+		kept := p.Groups[:0]
+		for _, g := range p.Groups {
+			var sum Summary
+			var lanes []*Lane
+			for _, l := range g.Lanes {
+				if drawn[l] {
+					lanes = append(lanes, l)
+					continue
+				}
+				sum.add(l)
+			}
+			switch {
+			case sum.Lanes == 0:
+				groupsDrawn++
+			case len(lanes) > 0 || summaries < maxSummaries:
+				if len(lanes) == 0 {
+					summaries++
+				} else {
+					groupsDrawn++
+				}
+				groupsSummed++
+				lanesSummed += sum.Lanes
+				sum.Filter = groupFilter(g.key)
+				g.Sum = &sum
+			default:
+				groupsLeft++
+				left.merge(sum)
+				continue
+			}
+			if lanes == nil {
+				lanes = []*Lane{}
+			}
+			g.Lanes = lanes
+			kept = append(kept, g)
+		}
+		p.Groups = kept
+	}
+	note := fmt.Sprintf("the page draws %d of %d lanes in full (every lane that holds a finding's evidence, then others while its budget of %s lasts); %d lanes of %d tablets or shards are not drawn and summarised by count and first and last time in a row of their group",
+		len(drawn), len(cands), units.Bytes(int64(maxBytes)), lanesSummed, groupsSummed)
+	if groupsLeft > 0 {
+		note += fmt.Sprintf("; %d more tablets or shards (%d lanes: %d bands, %d marks, %d series points) are left out entirely, past the page's %d summary rows", groupsLeft, left.Lanes, left.Bands, left.Marks, left.Points, maxSummaries)
+	}
+	note += "; to draw any of them, run again with --tablet ID or --peer ID (YugabyteDB), --index NAME --shard N (Elasticsearch), or --since and --until for a time window, or with fewer findings (--max-findings); logsleuth state lists every replica and shard copy"
+	m.Notes = append(m.Notes, note)
+	return true
+}
+
+// itemShares are the shares of their marks and points the page keeps of
+// the lanes that hold a finding (n0 items, ib0 bytes with their lines)
+// and of the other lanes drawn (n1, ib1). Marks and points may take
+// MaxItems and half of MaxBytes. The finding lanes keep all theirs when
+// they fit, and the others share what is left; when they do not, every
+// lane keeps the same share.
+func itemShares(n0, ib0, n1, ib1 int) (f0, f1 float64) {
+	if itemShare(n0, ib0) < 1 {
+		f := itemShare(n0+n1, ib0+ib1)
+		return f, f
+	}
+	f1 = 1
+	if n1 > maxItems-n0 {
+		f1 = float64(maxItems-n0) / float64(n1)
+	}
+	if left := maxBytes/2 - ib0; ib1 > left {
+		f1 = min(f1, float64(left)/float64(ib1))
+	}
+	return 1, max(f1, 0)
+}
+
+// itemShare is the share of n marks and points, ib bytes with their
+// lines, the page keeps: all of them up to MaxItems and half of
+// MaxBytes, else what fits both.
+func itemShare(n, ib int) float64 {
+	f := 1.0
+	if n > maxItems {
+		f = float64(maxItems) / float64(n)
+	}
+	if half := maxBytes / 2; ib > half {
+		f = min(f, float64(half)/float64(ib))
+	}
+	return f
+}
+
+// laneItems is how many marks and points lane l has and their estimated
+// bytes in the page, their evidence lines included.
+func laneItems(m *Model, l *Lane) (n, bytes int) {
+	for _, mk := range l.Marks {
+		n++
+		bytes += 40 + len(mk.Text) + lineBytes(m, mk.Ev)
+	}
+	for _, s := range l.Series {
+		for _, pt := range s.Pts {
+			n++
+			bytes += 24 + lineBytes(m, []int{int(pt[2])})
+		}
+	}
+	return n, bytes
+}
+
+// lineBytes estimates what citing the lines evs adds to the page: the
+// index and, counted at each citation, the line.
+func lineBytes(m *Model, evs []int) int {
+	n := 0
+	for _, e := range evs {
+		n += 8
+		if e >= 0 && e < len(m.Lines) {
+			n += 32 + len(m.Lines[e].Text)*11/10
+		}
+	}
+	return n
+}
+
+// add counts lane l into s.
+func (s *Summary) add(l *Lane) {
+	s.Lanes++
+	s.Bands += len(l.Bands)
+	s.Marks += len(l.Marks)
+	see := func(t int64) {
+		if !s.has {
+			s.From, s.To, s.has = t, t, true
+		}
+		s.From, s.To = min(s.From, t), max(s.To, t)
+	}
+	for _, b := range l.Bands {
+		see(b.From)
+		see(b.To)
+	}
+	for _, mk := range l.Marks {
+		see(mk.At)
+	}
+	for _, sr := range l.Series {
+		s.Points += len(sr.Pts)
+		for _, pt := range sr.Pts {
+			see(pt[0])
+		}
+	}
+}
+
+// merge adds o's counts to s (the times are not merged).
+func (s *Summary) merge(o Summary) {
+	s.Lanes += o.Lanes
+	s.Bands += o.Bands
+	s.Marks += o.Marks
+	s.Points += o.Points
+}
+
+// groupFilter is the analyze flags that select group k alone.
+func groupFilter(k groupKey) string {
+	switch {
+	case k.sys == sysYB && k.name != "":
+		return "--tablet " + k.name
+	case k.sys == sysES && k.name != "" && k.shard >= 0:
+		return fmt.Sprintf("--index %s --shard %d", k.name, k.shard)
+	}
+	return ""
 }
 
 // sampleMarks keeps about frac of marks, evenly, and every mark citing a

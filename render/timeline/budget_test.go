@@ -3,6 +3,8 @@ package timeline_test
 import (
 	"bytes"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -80,7 +82,7 @@ func TestPageIsBounded(t *testing.T) {
 		if items > timeline.MaxItems*101/100+len(rep.Findings)*16 {
 			t.Errorf("%s: %d marks and points drawn, budget %d", o.System, items, timeline.MaxItems)
 		}
-		if len(events) > timeline.MaxItems && !strings.Contains(strings.Join(m.Notes, ";"), "the logs hold more than the page can draw") {
+		if len(events) > timeline.MaxItems && !strings.Contains(strings.Join(m.Notes, ";"), "hold more than the page can draw") {
 			t.Errorf("%s: notes %q do not say what was left out", o.System, m.Notes)
 		}
 		if len(rep.Findings) == 0 {
@@ -104,8 +106,8 @@ func TestPageIsBounded(t *testing.T) {
 }
 
 // BenchmarkWriteLargeES is the HTML writer on a generated Elasticsearch
-// log, with the page's item budget (bounded) and without it (unbounded,
-// as before the budget): MB/s of log, allocations, and the page's size
+// log, with the page's budgets (bounded) and without any (unbounded, as
+// before them): MB/s of log, allocations, and the page's size
 // (page-bytes).
 func BenchmarkWriteLargeES(b *testing.B) {
 	events, rep, size := synthRun(b, synth.Options{System: "es", Size: 32 << 20, Seed: 7, Peers: 3})
@@ -115,6 +117,143 @@ func BenchmarkWriteLargeES(b *testing.B) {
 	}{{"bounded", timeline.MaxItems}, {"unbounded", 1 << 40}} {
 		b.Run(bc.name, func(b *testing.B) {
 			defer timeline.SetMaxItems(bc.items)()
+			if bc.name == "unbounded" {
+				defer timeline.SetBudget(1<<40, 1<<30)()
+			}
+			b.SetBytes(int64(size))
+			b.ReportAllocs()
+			var n int
+			for i := 0; i < b.N; i++ {
+				var page bytes.Buffer
+				if err := timeline.Write(&page, events, rep); err != nil {
+					b.Fatal(err)
+				}
+				n = page.Len()
+			}
+			b.ReportMetric(float64(n), "page-bytes")
+		})
+	}
+}
+
+// manyTablets is the shape that made the page grow with the lane count:
+// 3000 tablets of three peers each, most lines Raft and lease lines, and
+// an incident every 60 KiB.
+var manyTablets = synth.Options{System: "yb", Size: 17 << 20, Seed: 1, Peers: 3, Tablets: 3000, RaftShare: 0.9, Incidents: 300}
+
+// laneTotals counts the bands, marks and points of every lane by id.
+func laneTotals(m *timeline.Model) (bands, marks, pts map[string]int) {
+	bands, marks, pts = map[string]int{}, map[string]int{}, map[string]int{}
+	for _, p := range m.Panes {
+		for _, g := range p.Groups {
+			for _, l := range g.Lanes {
+				bands[l.ID], marks[l.ID] = len(l.Bands), len(l.Marks)
+				for _, s := range l.Series {
+					pts[l.ID] += len(s.Pts)
+				}
+			}
+		}
+	}
+	return
+}
+
+// The page of a log with thousands of lanes stays within its budget,
+// with and without --max-findings (which makes it smaller still): the
+// lanes that hold a finding are drawn whole, every other lane is drawn,
+// summarised in its group's row, or counted in the notes, and the counts
+// add up to what the unbounded page would draw.
+func TestManyLanesPageIsBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates a 17 MiB log of 3000 tablets")
+	}
+	events, rep, size := synthRun(t, manyTablets)
+	if len(rep.Findings) < 100 {
+		t.Fatalf("want hundreds of findings, got %d", len(rep.Findings))
+	}
+	restore, restoreItems := timeline.SetBudget(1<<40, 1<<30), timeline.SetMaxItems(1<<40)
+	full := timeline.Build(events, rep)
+	restore()
+	restoreItems()
+	fb, fm, fp := laneTotals(full)
+
+	const budget = 4 << 20 // MaxBytes, the summary rows, findings and script
+	var sizes []int
+	for _, limit := range []int{0, 50} {
+		rep := *rep
+		rep.Limit(limit)
+		m := timeline.Build(events, &rep)
+		var page bytes.Buffer
+		if err := timeline.WriteModel(&page, m); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("--max-findings %d: %d bytes of log, %d lanes unbounded: page %d bytes, notes %q", limit, size, len(fb), page.Len(), m.Notes)
+		if page.Len() > budget {
+			t.Errorf("--max-findings %d: page of %d bytes, budget %d", limit, page.Len(), budget)
+		}
+		sizes = append(sizes, page.Len())
+		notes := strings.Join(m.Notes, ";")
+		for _, want := range []string{"lanes in full", "--tablet ID", "logsleuth state"} {
+			if !strings.Contains(notes, want) {
+				t.Errorf("--max-findings %d: notes %q do not say %q", limit, notes, want)
+			}
+		}
+		db, dm, dp := laneTotals(m)
+		for _, f := range m.Findings {
+			for _, l := range f.Locs {
+				if _, ok := db[l.Lane]; !ok {
+					t.Fatalf("finding %s is drawn on lane %s, which the page left out", f.Rule, l.Lane)
+				}
+				if db[l.Lane] != fb[l.Lane] || dm[l.Lane] != fm[l.Lane] || dp[l.Lane] != fp[l.Lane] {
+					t.Errorf("lane %s of finding %s: %d bands %d marks %d points, want all %d %d %d", l.Lane, f.Rule, db[l.Lane], dm[l.Lane], dp[l.Lane], fb[l.Lane], fm[l.Lane], fp[l.Lane])
+				}
+			}
+		}
+		// Drawn + summarised + left out = everything.
+		var bands, marks, pts, lanes int
+		for _, p := range m.Panes {
+			for _, g := range p.Groups {
+				if g.Sum != nil {
+					bands, marks, pts, lanes = bands+g.Sum.Bands, marks+g.Sum.Marks, pts+g.Sum.Points, lanes+g.Sum.Lanes
+					if !strings.HasPrefix(g.Sum.Filter, "--tablet ") {
+						t.Errorf("group %s: summary filter %q", g.Label, g.Sum.Filter)
+					}
+				}
+				if len(g.Lanes) == 0 && g.Sum == nil {
+					t.Errorf("group %s has neither lanes nor a summary", g.Label)
+				}
+			}
+		}
+		for id := range db {
+			bands, marks, pts, lanes = bands+fb[id], marks+fm[id], pts+fp[id], lanes+1
+		}
+		if r := regexp.MustCompile(`\((\d+) lanes: (\d+) bands, (\d+) marks, (\d+) series points\) are left out`).FindStringSubmatch(notes); r != nil {
+			n := func(s string) int { v, _ := strconv.Atoi(s); return v }
+			lanes, bands, marks, pts = lanes+n(r[1]), bands+n(r[2]), marks+n(r[3]), pts+n(r[4])
+		}
+		var wb, wm, wp int
+		for id := range fb {
+			wb, wm, wp = wb+fb[id], wm+fm[id], wp+fp[id]
+		}
+		if lanes != len(fb) || bands != wb || marks != wm || pts != wp {
+			t.Errorf("--max-findings %d: drawn, summarised and left out add up to %d lanes %d bands %d marks %d points, want %d %d %d %d", limit, lanes, bands, marks, pts, len(fb), wb, wm, wp)
+		}
+	}
+	if sizes[1] >= sizes[0] {
+		t.Errorf("--max-findings 50 gave a page of %d bytes, all findings %d: want it smaller", sizes[1], sizes[0])
+	}
+}
+
+// BenchmarkWriteManyLanes is the HTML writer on the 3000-tablet log with
+// the lane budget (bounded) and without it (unbounded: only the item
+// budget, as before the lane budget): MB/s of log, allocations, and the
+// page's size (page-bytes).
+func BenchmarkWriteManyLanes(b *testing.B) {
+	events, rep, size := synthRun(b, manyTablets)
+	for _, bc := range []struct {
+		name  string
+		bytes int
+	}{{"bounded", timeline.MaxBytes}, {"unbounded", 1 << 40}} {
+		b.Run(bc.name, func(b *testing.B) {
+			defer timeline.SetBudget(bc.bytes, timeline.MaxSummaries)()
 			b.SetBytes(int64(size))
 			b.ReportAllocs()
 			var n int

@@ -417,6 +417,9 @@ func sanitizeModel(m *Model) {
 		}
 		for _, g := range p.Groups {
 			g.Label = c(g.Label)
+			if g.Sum != nil {
+				g.Sum.Filter = c(g.Sum.Filter)
+			}
 			for _, l := range g.Lanes {
 				l.Label, l.Title, l.Sub = c(l.Label), c(l.Title), c(l.Sub)
 				for i := range l.Bands {

@@ -25,7 +25,7 @@
 // conventions where they meet (an ht lease belongs to the term of the last
 // op before it; terms never go back).
 //
-// timeline may import render, rules, parse and grammar; never cmd or the
-// OS. The output is deterministic: the same events and findings give a
+// timeline may import render, rules, parse, grammar and internal/units;
+// never cmd or the OS. The output is deterministic: the same events and findings give a
 // byte-identical file.
 package timeline

@@ -7,3 +7,11 @@ func SetMaxItems(n int) (restore func()) {
 	maxItems = n
 	return func() { maxItems = old }
 }
+
+// SetBudget changes the page's lane budgets for a test or benchmark and
+// returns a function that restores them.
+func SetBudget(bytes, summaries int) (restore func()) {
+	ob, os := maxBytes, maxSummaries
+	maxBytes, maxSummaries = bytes, summaries
+	return func() { maxBytes, maxSummaries = ob, os }
+}

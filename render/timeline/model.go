@@ -71,8 +71,25 @@ type Group struct {
 	ID    string  `json:"id"`
 	Label string  `json:"label"`
 	Lanes []*Lane `json:"lanes"`
+	// Sum stands for the group's lanes the page's budget left undrawn.
+	Sum *Summary `json:"sum,omitempty"`
 
 	key groupKey
+}
+
+// Summary counts what a group's undrawn lanes held, so the page can say
+// what it left out and how to see it.
+type Summary struct {
+	Lanes  int   `json:"n"`
+	Bands  int   `json:"b"`
+	Marks  int   `json:"m"`
+	Points int   `json:"p"`
+	From   int64 `json:"a"`
+	To     int64 `json:"z"`
+	// Filter is the analyze flags that draw the group on its own.
+	Filter string `json:"f,omitempty"`
+
+	has bool // From and To are set
 }
 
 // Lane is one peer (or copy): its bands, marks and series.

@@ -7,7 +7,7 @@
   'use strict';
   var M = JSON.parse(document.getElementById('timeline-data').textContent);
   var SVGNS = 'http://www.w3.org/2000/svg';
-  var LABEL_W = 196, RIGHT_PAD = 18, GROUP_H = 24;
+  var LABEL_W = 196, RIGHT_PAD = 18, GROUP_H = 24, SUM_H = 26;
   var SEV = { error: '#d1242f', warning: '#bf8700', note: '#0969da' };
 
   // Colours and shapes: one table, shared by the lanes and the legend.
@@ -168,7 +168,10 @@
         var l = g.lanes[li];
         if (!f || (g.label + ' ' + l.label + ' ' + l.title + ' ' + (l.sub || '')).toLowerCase().indexOf(f) >= 0) lanes.push(l);
       }
-      if (!lanes.length) continue;
+      // A group's summary row stands for the lanes the page's budget
+      // left undrawn; the filter finds it by the group and its flags.
+      var sum = g.sum && (!f || (g.label + ' ' + (g.sum.f || '')).toLowerCase().indexOf(f) >= 0) ? g.sum : null;
+      if (!lanes.length && !sum) continue;
       rows.push({ group: g, y: y, h: GROUP_H }); y += GROUP_H;
       for (var j = 0; j < lanes.length; j++) {
         var lh = this.laneHeight(lanes[j]);
@@ -176,6 +179,7 @@
         this.laneY[lanes[j].id] = { y: y, h: lh };
         y += lh;
       }
+      if (sum) { rows.push({ sum: sum, y: y, h: SUM_H }); y += SUM_H; }
     }
     this.rows = rows; this.total = y;
     // A pane asks for the height of its lanes (and no more), so a pane
@@ -313,6 +317,7 @@
         stext(labels, 8, y + 16, 'glbl', row.group.label);
         continue;
       }
+      if (row.sum) { drawn += this.drawSummary(bg, labels, row.sum, y, row.h, W); continue; }
       var l = row.lane;
       s('rect', { x: 0, y: y, width: W, height: row.h, fill: row.alt ? '#fafbfc' : '#ffffff' }, bg);
       s('line', { x1: 0, x2: W, y1: y + row.h - 0.5, y2: y + row.h - 0.5, stroke: '#eef1f4' }, bg);
@@ -329,6 +334,23 @@
     this.drawFindings(body, top, H);
     this.rangeEl.textContent = this.m.axis === 'order' ? Math.round((this.t1 - this.t0) / 1e6) + ' events visible' : day(this.t0) + '  ' + fmtSpan(this.t1 - this.t0) + ' visible';
     this.drawn = drawn;
+  };
+
+  // drawSummary draws the row of a group's undrawn lanes: what they held,
+  // the time they span as a hatched bar, and the flags that draw them.
+  Pane.prototype.drawSummary = function (bg, labels, sm, y, hgt, W) {
+    s('rect', { x: 0, y: y, width: W, height: hgt, fill: '#f6f8fa' }, bg);
+    s('line', { x1: 0, x2: W, y1: y + hgt - 0.5, y2: y + hgt - 0.5, stroke: '#eef1f4' }, bg);
+    stext(labels, 12, y + 13, 'tick', sm.n + (sm.n > 1 ? ' lanes' : ' lane') + ' not drawn');
+    if (sm.b + sm.m + sm.p > 0 && sm.z >= this.t0 && sm.a <= this.t1) {
+      var x0 = Math.max(LABEL_W, this.x(sm.a)), x1 = Math.min(W - RIGHT_PAD, this.x(sm.z));
+      s('rect', { 'class': 'sumbar', x: x0, y: y + 4, width: Math.max(2, x1 - x0), height: 4, fill: '#cbd5e1' }, bg);
+    }
+    var what = [sm.b + ' bands', sm.m + ' marks'];
+    if (sm.p) what.push(sm.p + ' points');
+    var text = what.join(', ') + (sm.b + sm.m + sm.p ? ', ' + fmtFull(this.m.axis, sm.a) + ' to ' + fmtFull(this.m.axis, sm.z) : '') + (sm.f ? ' · to draw: logsleuth analyze ' + sm.f : '');
+    stext(labels, LABEL_W + 4, y + 20, 'tick sumtext', text);
+    return 0;
   };
 
   Pane.prototype.drawRuler = function (W) {
