@@ -110,6 +110,12 @@ type Match struct {
 // Match finds the most specific entry of system that reads the alarm.
 func (c *Catalog) Match(system string, a *parse.AlarmText) (*Match, bool) {
 	for _, e := range c.bySystem[system] {
+		if e.Frame != "" {
+			if e.readsFrame(a) {
+				return &Match{Entry: e, Values: map[string]value{}}, true
+			}
+			continue
+		}
 		if !e.raisedBy(a.Raised) {
 			continue
 		}
@@ -144,14 +150,31 @@ func (c *Catalog) matchAlarm(system string, a *parse.AlarmText) (*Match, bool) {
 		}
 	}
 	try(a)
-	for _, cause := range a.Causes {
+	for i, cause := range a.Causes {
 		class, msg, ok := strings.Cut(cause, ": ")
-		if !ok {
+		switch {
+		case !ok && javaCall.MatchString(strings.TrimSpace(cause)):
+			class, msg = cause, "" // a message-less exception: `java.lang.AssertionError`
+		case !ok:
 			class, msg = "", cause
 		}
-		try(&parse.AlarmText{Raised: strings.TrimSpace(class), Message: msg})
+		at := &parse.AlarmText{Raised: strings.TrimSpace(class), Message: msg}
+		if i == 0 && !isClass(a.Raised) {
+			// A logged alarm (a failed engine, a fatal error in a
+			// thread) prints no frames of its own: the first frames
+			// under it are its first exception's.
+			at.Frames = a.Frames
+		}
+		try(at)
 	}
 	return best, best != nil
+}
+
+// isClass reports whether an alarm was raised as an exception (a class
+// name) rather than logged as a message.
+func isClass(raised string) bool {
+	return strings.Contains(raised, ".") || strings.HasSuffix(raised, "Exception") ||
+		strings.HasSuffix(raised, "Error") || strings.HasSuffix(raised, "Throwable")
 }
 
 // Check reads every entry's examples once more (Load did on loading) and
@@ -170,7 +193,11 @@ func (c *Catalog) Check() []string {
 			if raised == "" && len(e.Raised) > 0 {
 				raised = e.Raised[0]
 			}
-			if m, ok := c.Match(e.System, &parse.AlarmText{Raised: raised, Message: ex.Message}); ok && m.Entry != e {
+			at := &parse.AlarmText{Raised: raised, Message: ex.Message}
+			if ex.Frame != "" {
+				at.Frames = []string{ex.Frame}
+			}
+			if m, ok := c.Match(e.System, at); ok && m.Entry != e {
 				out = append(out, fmt.Sprintf("%s: examples[%d] is read by %s first", e.Key(), j, m.Entry.Key()))
 			}
 		}
