@@ -109,6 +109,7 @@ type Match struct {
 
 // Match finds the most specific entry of system that reads the alarm.
 func (c *Catalog) Match(system string, a *parse.AlarmText) (*Match, bool) {
+	msg := joinQuotedWraps(a.Message)
 	for _, e := range c.bySystem[system] {
 		if e.Frame != "" {
 			if e.readsFrame(a) {
@@ -119,7 +120,7 @@ func (c *Catalog) Match(system string, a *parse.AlarmText) (*Match, bool) {
 		if !e.raisedBy(a.Raised) {
 			continue
 		}
-		if vals, ok := e.shape.match(a.Message); ok {
+		if vals, ok := e.shape.match(msg); ok {
 			return &Match{Entry: e, Values: vals}, true
 		}
 	}
@@ -168,6 +169,37 @@ func (c *Catalog) matchAlarm(system string, a *parse.AlarmText) (*Match, bool) {
 		try(at)
 	}
 	return best, best != nil
+}
+
+// joinQuotedWraps undoes the wrapping of a message pasted at a fixed
+// width: a line break inside a double-quoted string (a status message in
+// a protobuf's text form, as a tool prints an RPC's error) is the
+// terminal's, not the program's, since such a string holds its own line
+// breaks escaped (`\n`). The reader trimmed the space the wrap broke at,
+// so the break becomes one space. A break outside quotes is kept: there a
+// new line may be a new message.
+func joinQuotedWraps(s string) string {
+	if !strings.Contains(s, "\n") || !strings.Contains(s, `"`) {
+		return s
+	}
+	b := []byte(s)
+	in := false
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++ // an escaped quote or backslash
+		case '"':
+			in = !in
+		case '\n':
+			if in {
+				b[i] = ' '
+			}
+		}
+	}
+	if in {
+		return s // a quote never closed: no evidence the breaks were wraps
+	}
+	return string(b)
 }
 
 // isClass reports whether an alarm was raised as an exception (a class

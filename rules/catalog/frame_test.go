@@ -99,3 +99,20 @@ func TestFrameEntryLoadErrors(t *testing.T) {
 	_, err := Load([]byte(head+"    frame: TranslogWriter.add\n    examples: [{frame: \"at org.e.TranslogWriter.add(TranslogWriter.java:1)\"}]\n"), "user.yaml")
 	assert.NoError(t, err)
 }
+
+func TestJoinQuotedWraps(t *testing.T) {
+	for in, want := range map[string]string{
+		// A status in protobuf text form, wrapped by a terminal at spaces
+		// the reader trimmed.
+		"status { message: \"Unable to begin remote bootstrap\nsession: the tablet is not\nrunning\" source_line: 595 }": "status { message: \"Unable to begin remote bootstrap session: the tablet is not running\" source_line: 595 }",
+		// Outside quotes a new line may be a new message.
+		"first message\nsecond \"quoted\" message": "first message\nsecond \"quoted\" message",
+		// An escaped quote does not close the string.
+		"message: \"a \\\" b\nc\"": "message: \"a \\\" b c\"",
+		// A quote never closed is no evidence of a wrap.
+		"message: \"a\nb":   "message: \"a\nb",
+		"no quotes\nat all": "no quotes\nat all",
+	} {
+		assert.Equal(t, want, joinQuotedWraps(in), "%q", in)
+	}
+}
