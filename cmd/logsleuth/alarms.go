@@ -101,7 +101,11 @@ func explainEntry(w io.Writer, e *catalog.Entry) error {
 	if len(e.Raised) > 0 {
 		b.WriteString("  raised as " + s(strings.Join(e.Raised, ", ")) + "\n")
 	}
-	b.WriteString("  " + s(e.Shape) + "\n")
+	if e.Frame != "" {
+		b.WriteString("  a message-less assertion thrown in " + s(e.Frame) + "\n")
+	} else {
+		b.WriteString("  " + s(e.Shape) + "\n")
+	}
 	if len(e.Holds) > 0 {
 		b.WriteString("\nHolds while the invariant holds:\n")
 		for _, h := range e.Holds {
@@ -130,12 +134,19 @@ func explainEntry(w io.Writer, e *catalog.Entry) error {
 	}
 	b.WriteString("\nExample:\n")
 	for _, ex := range e.Examples {
+		if ex.Frame != "" {
+			b.WriteString("  | " + bareAssertion + "\n  |     at " + s(ex.Frame) + "\n")
+			continue
+		}
 		b.WriteString("  | " + s(ex.Message) + "\n")
 	}
 	fmt.Fprintf(&b, "\nFrom: %s\n", s(e.Origin))
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// bareAssertion is what a message-less `assert cond;` prints.
+const bareAssertion = "java.lang.AssertionError"
 
 // wrapText breaks s into lines of at most width runes at spaces.
 func wrapText(s string, width int) []string {

@@ -109,11 +109,18 @@ type Match struct {
 
 // Match finds the most specific entry of system that reads the alarm.
 func (c *Catalog) Match(system string, a *parse.AlarmText) (*Match, bool) {
+	msg := joinQuotedWraps(a.Message)
 	for _, e := range c.bySystem[system] {
+		if e.Frame != "" {
+			if e.readsFrame(a) {
+				return &Match{Entry: e, Values: map[string]value{}}, true
+			}
+			continue
+		}
 		if !e.raisedBy(a.Raised) {
 			continue
 		}
-		if vals, ok := e.shape.match(a.Message); ok {
+		if vals, ok := e.shape.match(msg); ok {
 			return &Match{Entry: e, Values: vals}, true
 		}
 	}
@@ -144,14 +151,62 @@ func (c *Catalog) matchAlarm(system string, a *parse.AlarmText) (*Match, bool) {
 		}
 	}
 	try(a)
-	for _, cause := range a.Causes {
+	for i, cause := range a.Causes {
 		class, msg, ok := strings.Cut(cause, ": ")
-		if !ok {
+		switch {
+		case !ok && javaCall.MatchString(strings.TrimSpace(cause)):
+			class, msg = cause, "" // a message-less exception: `java.lang.AssertionError`
+		case !ok:
 			class, msg = "", cause
 		}
-		try(&parse.AlarmText{Raised: strings.TrimSpace(class), Message: msg})
+		at := &parse.AlarmText{Raised: strings.TrimSpace(class), Message: msg}
+		if i == 0 && !isClass(a.Raised) {
+			// A logged alarm (a failed engine, a fatal error in a
+			// thread) prints no frames of its own: the first frames
+			// under it are its first exception's.
+			at.Frames = a.Frames
+		}
+		try(at)
 	}
 	return best, best != nil
+}
+
+// joinQuotedWraps undoes the wrapping of a message pasted at a fixed
+// width: a line break inside a double-quoted string (a status message in
+// a protobuf's text form, as a tool prints an RPC's error) is the
+// terminal's, not the program's, since such a string holds its own line
+// breaks escaped (`\n`). The reader trimmed the space the wrap broke at,
+// so the break becomes one space. A break outside quotes is kept: there a
+// new line may be a new message.
+func joinQuotedWraps(s string) string {
+	if !strings.Contains(s, "\n") || !strings.Contains(s, `"`) {
+		return s
+	}
+	b := []byte(s)
+	in := false
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++ // an escaped quote or backslash
+		case '"':
+			in = !in
+		case '\n':
+			if in {
+				b[i] = ' '
+			}
+		}
+	}
+	if in {
+		return s // a quote never closed: no evidence the breaks were wraps
+	}
+	return string(b)
+}
+
+// isClass reports whether an alarm was raised as an exception (a class
+// name) rather than logged as a message.
+func isClass(raised string) bool {
+	return strings.Contains(raised, ".") || strings.HasSuffix(raised, "Exception") ||
+		strings.HasSuffix(raised, "Error") || strings.HasSuffix(raised, "Throwable")
 }
 
 // Check reads every entry's examples once more (Load did on loading) and
@@ -170,7 +225,11 @@ func (c *Catalog) Check() []string {
 			if raised == "" && len(e.Raised) > 0 {
 				raised = e.Raised[0]
 			}
-			if m, ok := c.Match(e.System, &parse.AlarmText{Raised: raised, Message: ex.Message}); ok && m.Entry != e {
+			at := &parse.AlarmText{Raised: raised, Message: ex.Message}
+			if ex.Frame != "" {
+				at.Frames = []string{ex.Frame}
+			}
+			if m, ok := c.Match(e.System, at); ok && m.Entry != e {
 				out = append(out, fmt.Sprintf("%s: examples[%d] is read by %s first", e.Key(), j, m.Entry.Key()))
 			}
 		}

@@ -69,6 +69,10 @@ func esAlarmOf(e *catalog.Entry, ex catalog.Example) esAlarm {
 	pkg = strings.ReplaceAll(strings.TrimSuffix(pkg, ".java"), "/", ".")
 	a := esAlarm{message: ex.Message, opensearch: strings.HasPrefix(pkg, "org.opensearch."), logger: esLoggerName(pkg), shard: "[test][0]"}
 	a.frame = fmt.Sprintf("at %s.check(%s.java:312) ~[%s-8.11.1.jar:8.11.1]", pkg, class, a.vendor())
+	if ex.Frame != "" {
+		// A bare assertion: no message, and the frame that threw it.
+		a.frame = fmt.Sprintf("at %s ~[%s-8.11.1.jar:8.11.1]", ex.Frame, a.vendor())
+	}
 	if sh, ok := ex.Numbers["shard"].(string); ok && strings.HasPrefix(sh, "[") {
 		a.shard = sh
 	}
@@ -96,8 +100,20 @@ func esLoggerName(class string) string {
 
 func (a esAlarm) logged() bool { return a.class == "" }
 
-// thrown is the exception's first line, as Throwable.toString prints it.
-func (a esAlarm) thrown() string { return a.class + ": " + a.message }
+// thrown is the exception's first line, as Throwable.toString prints it:
+// the class alone when it has no message.
+func (a esAlarm) thrown() string {
+	if a.message == "" {
+		return a.class
+	}
+	return a.class + ": " + a.message
+}
+
+// esNested are the layouts that print the alarm as the cause of another
+// exception. A bare assertion is read by the frame that threw it, and
+// under another exception the reader does not say which frames are the
+// cause's: there it stays an unrecognised alarm (TestESBareAssertionEndToEnd).
+var esNested = map[string]bool{"runner-caused-by": true, "remote": true}
 
 func (a esAlarm) vendor() string {
 	if a.opensearch {
@@ -312,7 +328,7 @@ func TestESEveryEntryEndToEnd(t *testing.T) {
 			examples++
 			a := esAlarmOf(e, ex)
 			for _, l := range esLayouts {
-				if a.logged() && !l.logged || !a.logged() && !l.thrown {
+				if a.logged() && !l.logged || !a.logged() && !l.thrown || ex.Frame != "" && esNested[l.name] {
 					continue
 				}
 				n++
@@ -523,5 +539,54 @@ func TestESTestFrameworkAssertionIsANote(t *testing.T) {
 	_, fs = esRun(t, cat, log)
 	if len(fs) != 1 || fs[0].Facts["entry"] != "es:index-shard.primary-context-lcp-mismatch" || fs[0].Severity != rules.Error {
 		t.Errorf("want only the primary context's break, got %v", fs)
+	}
+}
+
+// TestESBareAssertionEndToEnd reads message-less assertions in the layouts
+// that print them: a node's fatal error in a thread (the assertion is the
+// logged alarm's first exception, its frames the first under the line),
+// and the randomized test runner's uncaught-exception report through
+// java.util.logging, whose stack starts with the runner's seed frame.
+func TestESBareAssertionEndToEnd(t *testing.T) {
+	cat, err := catalog.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, log, rule, entry string
+		line                   int
+	}{
+		{"fatal-error-in-thread",
+			"[2023-10-07T16:39:07,123][ERROR][o.e.b.ElasticsearchUncaughtExceptionHandler] [node_t1] fatal error in thread [elasticsearch[node_t1][generic][T#3]], exiting\n" +
+				"java.lang.AssertionError\n" +
+				"\tat org.elasticsearch.server@8.11.1/org.elasticsearch.index.translog.TranslogWriter.syncUpTo(TranslogWriter.java:512)\n" +
+				"\tat org.elasticsearch.server@8.11.1/org.elasticsearch.index.translog.Translog.sync(Translog.java:820)\n",
+			"es/translog/invariant-violation", "es:translog-writer.bare-assert.sync-up-to", 1},
+		{"runner-jul",
+			"Oct 07, 2017 4:39:07 PM com.carrotsearch.randomizedtesting.RandomizedRunner$QueueUncaughtExceptionsHandler uncaughtException\n" +
+				"WARNING: Uncaught exception in thread: Thread[elasticsearch[node_t2][generic][T#4],5,TGRP-RecoveryIT]\n" +
+				"java.lang.AssertionError\n" +
+				"\tat __randomizedtesting.SeedInfo.seed([5D3A1B2C4E6F7081]:0)\n" +
+				"\tat org.elasticsearch.index.seqno.GlobalCheckpointTracker.completeRelocationHandoff(GlobalCheckpointTracker.java:773)\n" +
+				"\tat org.elasticsearch.index.shard.IndexShard.relocated(IndexShard.java:560)\n",
+			"es/checkpoint/invariant-violation", "es:global-checkpoint-tracker.bare-assert.complete-relocation-handoff", 3},
+		// Under another exception the reader does not say which frames
+		// are the cause's: the alarm stays unrecognised, never silent.
+		{"nested",
+			"[2023-10-07T16:39:07,123][WARN ][o.e.i.r.PeerRecoveryTargetService] [node_t1] [test][0] failed to recover\n" +
+				"org.elasticsearch.transport.RemoteTransportException: [node_t2][127.0.0.1:9301][internal:index/shard/recovery/start_recovery]\n" +
+				"Caused by: java.lang.AssertionError\n" +
+				"\tat org.elasticsearch.index.seqno.ReplicationTracker.invariant(ReplicationTracker.java:1178)\n",
+			"es/alarm/unrecognised", "", 2},
+	} {
+		_, fs := esRun(t, cat, tc.log)
+		if len(fs) != 1 {
+			t.Errorf("%s: want one finding, got %d: %v", tc.name, len(fs), fs)
+			continue
+		}
+		f := fs[0]
+		if f.Rule != tc.rule || f.Facts["entry"] != tc.entry || f.Evidence[0].Line != tc.line {
+			t.Errorf("%s: got %s entry %q at L%d, want %s entry %q at L%d: %s", tc.name, f.Rule, f.Facts["entry"], f.Evidence[0].Line, tc.rule, tc.entry, tc.line, f.Message)
+		}
 	}
 }

@@ -386,3 +386,42 @@ func ybCited(e *catalog.Entry, ex catalog.Example, first int) map[int]bool {
 	}
 	return out
 }
+
+// TestYBWrappedToolOutput reads yb-ts-cli's report of a refused remote
+// bootstrap pasted from a terminal that wrapped it, the RPC's status in
+// protobuf text form broken inside its quoted message: the catalogue
+// reads the refusal the quoted message holds.
+func TestYBWrappedToolOutput(t *testing.T) {
+	cat, err := catalog.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := "Unable to run remote bootstrap: IO error (yb/tools/ts-cli.cc:585): Failed to start remote bootstrap: : \n" +
+		"code: UNKNOWN_ERROR status { code: ILLEGAL_STATE message: \"Unable to begin remote bootstrap session: Received error\n" +
+		" code TABLET_NOT_FOUND from remote service: The tablet is not in a running state: \n" +
+		"NOT_STARTED\" source_file: \"../../src/yb/tablet/tablet_peer.cc\" source_line: 595 errors: \"\\000\" }\n"
+	res, err := parse.Scan(strings.NewReader(log), "ts-cli.txt", []parse.System{yb.System, es.System}, parse.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	packs := []rules.Pack{ybrules.New(), esrules.New()}
+	packs = append(packs, catalog.NewPack(cat, rules.Catalog(packs)))
+	fs := rules.Run(res.Events, packs)
+	// Where the wrap leaves the session's words whole on a line, that
+	// line is an alarm of its own: the tool's failure, then the refusal.
+	var refusal *rules.Finding
+	for i, f := range fs {
+		if f.Severity != rules.Warning {
+			t.Errorf("a refusal is a warning: %s %s", f.Severity, f.Message)
+		}
+		if f.Facts["entry"] == "yb:rbs.begin-session-refused" {
+			refusal = &fs[i]
+		}
+	}
+	if refusal == nil {
+		t.Fatalf("the refusal is not read: %v", fs)
+	}
+	if refusal.Facts["code"] != "TABLET_NOT_FOUND" || !strings.HasPrefix(refusal.Facts["reason"], "The tablet is not in a running state: NOT_STARTED") {
+		t.Errorf("got %v", refusal.Facts)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
+	"github.com/logsleuth/logsleuth/parse"
 	"github.com/logsleuth/logsleuth/rules"
 )
 
@@ -29,7 +30,11 @@ type Entry struct {
 	Title    string   `json:"title"`
 	Explain  string   `json:"explain,omitempty"`
 	Raised   []string `json:"raised,omitempty"`
-	Shape    string   `json:"shape"`
+	Shape    string   `json:"shape,omitempty"`
+	// Frame keys an entry on the frame that threw a message-less
+	// java.lang.AssertionError: `SimpleClass.method`. Such an entry has
+	// no shape; all a bare `assert cond;` says is where it failed.
+	Frame    string   `json:"frame,omitempty"`
 	Holds    []string `json:"holds,omitempty"`
 	Source   []Source `json:"source"`
 	Upstream []string `json:"upstream,omitempty"`
@@ -63,7 +68,11 @@ type FalseAlarm struct {
 
 // Example is a message the entry must read, and what its parts read as.
 type Example struct {
-	Message string         `json:"message"`
+	Message string `json:"message,omitempty"`
+	// Frame is the top stack frame of a bare assertion, as a stack trace
+	// prints it (`org.elasticsearch.index.seqno.ReplicationTracker.invariant(ReplicationTracker.java:1178)`),
+	// for an entry keyed on its frame.
+	Frame   string         `json:"frame,omitempty"`
 	Raised  string         `json:"raised,omitempty"`
 	Numbers map[string]any `json:"numbers,omitempty"`
 }
@@ -199,8 +208,31 @@ func Load(data []byte, origin string) ([]*Entry, error) {
 		if e.RuleID != "" && !strings.HasPrefix(e.RuleID, e.System+"/") {
 			return nil, fmt.Errorf("%s: rule %q is not a %s rule", where, e.RuleID, e.System)
 		}
-		if e.shape, err = compileShape(e.Shape); err != nil {
-			return nil, fmt.Errorf("%s: shape: %w", where, err)
+		switch {
+		case e.Frame != "" && e.Shape != "":
+			return nil, fmt.Errorf("%s: shape: an entry keyed on its frame reads a message-less assertion and has no shape", where)
+		case e.Frame != "":
+			if len(e.Holds) > 0 {
+				return nil, fmt.Errorf("%s: holds: a message-less assertion prints no numbers to compare", where)
+			}
+			if len(e.Raised) == 0 {
+				e.Raised = []string{bareAssertion}
+			}
+			for _, r := range e.Raised {
+				if simpleName(r) != simpleName(bareAssertion) {
+					return nil, fmt.Errorf("%s: raised: an entry keyed on its frame reads a %s, not %q", where, bareAssertion, r)
+				}
+			}
+			// Frame entries come after every shape: a bare assertion
+			// has no message for a shape to read, so the two never
+			// compete.
+			e.shape = &shape{weight: -1}
+		case e.Shape == "":
+			return nil, fmt.Errorf("%s: shape: an entry needs a shape or a frame", where)
+		default:
+			if e.shape, err = compileShape(e.Shape); err != nil {
+				return nil, fmt.Errorf("%s: shape: %w", where, err)
+			}
 		}
 		for j, h := range e.Holds {
 			c, err := parseComparison(h, e.shape)
@@ -309,6 +341,18 @@ func (e *Entry) checkExample(ex Example) error {
 	if !e.raisedBy(raised) {
 		return fmt.Errorf("raised %q is not one of the entry's %v", raised, e.Raised)
 	}
+	if e.Frame != "" || ex.Frame != "" {
+		switch {
+		case ex.Message != "" || len(ex.Numbers) > 0:
+			return fmt.Errorf("an example of a frame is a bare assertion: it has no message and no numbers")
+		case !e.readsFrame(&parse.AlarmText{Raised: raised, Frames: []string{ex.Frame}}):
+			return fmt.Errorf("the frame %q is not %s", ex.Frame, e.Frame)
+		}
+		return nil
+	}
+	if ex.Message == "" {
+		return fmt.Errorf("the example has no message")
+	}
 	vals, ok := e.shape.match(ex.Message)
 	if !ok {
 		return fmt.Errorf("the shape does not read %q", ex.Message)
@@ -354,6 +398,42 @@ func (e *Entry) raisedBy(r string) bool {
 		}
 	}
 	return false
+}
+
+// javaCall is a frame's qualified method: `org.x.Y$Z.method`.
+var javaCall = regexp.MustCompile(`^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\.[A-Za-z_$<][\w$<>]*$`)
+
+// bareAssertion is what a message-less `assert cond;` throws.
+const bareAssertion = "java.lang.AssertionError"
+
+// readsFrame reports whether a is a bare assertion thrown by the entry's
+// frame: no message, and the top frame (after the test runner's seed
+// frame) in the entry's class and method.
+func (e *Entry) readsFrame(a *parse.AlarmText) bool {
+	if e.Frame == "" || strings.TrimSpace(a.Message) != "" || !e.raisedBy(a.Raised) {
+		return false
+	}
+	return TopFrame(a.Frames) == e.Frame
+}
+
+// TopFrame is the frame that threw, as `SimpleClass.method`, from frames
+// as a stack trace prints them (`at org.x.Y.m(Y.java:3) ~[jar]`, with or
+// without `at ` and a module prefix): the first one that is not the
+// randomized test runner's seed frame. "" when there is none.
+func TopFrame(frames []string) string {
+	for _, f := range frames {
+		f = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(f), "at "))
+		call, _, _ := strings.Cut(f, "(")
+		if i := strings.LastIndexByte(call, '/'); i >= 0 {
+			call = call[i+1:] // a module: `org.elasticsearch.server@8.11.1/org...`
+		}
+		if !javaCall.MatchString(call) || strings.HasPrefix(call, "__randomizedtesting.") {
+			continue // `... 7 more`, a seed frame
+		}
+		i := strings.LastIndexByte(call, '.')
+		return simpleName(call[:i]) + "." + call[i+1:]
+	}
+	return ""
 }
 
 func simpleName(class string) string {

@@ -232,6 +232,9 @@ func (m *Match) finding(e parse.Event, at *parse.AlarmText, subj rules.Subject) 
 		fillSubject(&f.Subject, n, v)
 	}
 	f.Facts["entry"] = en.Key()
+	if en.Frame != "" {
+		f.Facts["frame"] = en.Frame
+	}
 	var broke, held, unread []string
 	for _, c := range en.holds {
 		o, err := c.eval(m.Values)
@@ -245,6 +248,9 @@ func (m *Match) finding(e parse.Event, at *parse.AlarmText, subj rules.Subject) 
 		}
 	}
 	msg := en.Title
+	if en.Frame != "" {
+		msg += " (a message-less assertion in " + en.Frame + ")"
+	}
 	switch {
 	case en.FalseAlarm != nil:
 		msg += ": a false alarm of the check, loosened upstream (" + en.FalseAlarm.Fix + "): " + en.FalseAlarm.Note
@@ -270,7 +276,7 @@ func (m *Match) finding(e parse.Event, at *parse.AlarmText, subj rules.Subject) 
 // packFacts are the facts the pack itself writes on an alarm finding.
 var packFacts = map[string]bool{
 	"entry": true, "raised": true, "where": true, "frames": true, "causes": true,
-	"occurrences": true, "last_seen": true, "unread": true, "fix": true, "family_guess": true,
+	"occurrences": true, "last_seen": true, "unread": true, "fix": true, "family_guess": true, "frame": true,
 }
 
 // factName is the fact a named part is stated under: its name, unless the
