@@ -155,3 +155,20 @@ func (d *posDecoder) Line(l Line, out *Sink) bool {
 	return true
 }
 func (d *posDecoder) End(*Sink) {}
+
+// logcli's default output prints whole seconds: a newest-first listing
+// of lines in one second is told by the lines' own timestamps and read
+// in time order, with a note saying what told it.
+func TestScanRestoresNewestFirstInOneSecond(t *testing.T) {
+	var b strings.Builder
+	for i := 20; i >= 1; i-- {
+		fmt.Fprintf(&b, "2023-10-07T16:39:05Z {app=\"yb\"} I1007 16:39:05.%06d  5100 raft_consensus.cc:1] line %d\n", i*1000, i)
+	}
+	seen, _, diags := scanSeen(t, b.String())
+	require.Len(t, seen, 20)
+	assert.Equal(t, `20 2023-10-07T16:39:05Z "I1007 16:39:05.001000  5100 raft_consensus.cc:1] line 1"`, seen[0])
+	assert.Equal(t, `1 2023-10-07T16:39:05Z "I1007 16:39:05.020000  5100 raft_consensus.cc:1] line 20"`, seen[19])
+	require.Len(t, diags, 1)
+	assert.Contains(t, diags[0].String(), "pod.log: listed newest first")
+	assert.Contains(t, diags[0].String(), "the collector's times tie, told by the lines' own timestamps")
+}

@@ -19,6 +19,11 @@
 // cited, and the caller reads each file apart, as it does each stream of
 // a Loki listing of several.
 //
+// Whether a listing is newest first is told by the collector's times,
+// and where they tie (logcli prints whole seconds) by the lines' own
+// order: the database's timestamps, a glog file header, a numbered dump,
+// where a multi-line record starts; the note says which told it.
+//
 // Strip is pure and safe from several goroutines; the two steps that need
 // state, joining partial lines (Joiner) and restoring the order of a
 // newest-first listing (Reorder), are small values used by one goroutine.

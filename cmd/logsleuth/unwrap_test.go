@@ -149,6 +149,11 @@ var wrappers = []wrapper{
 	{name: "loki-default", wrap: newestFirst(each(func(i int, l string) string {
 		return collected(i).Format(time.RFC3339) + ` {app="yb-tserver", pod="yb-tserver-0"}  ` + strings.TrimSpace(l)
 	})), trims: true, reversed: true},
+	// The same, every line in one second (a busy log): the collector's
+	// times tie, so the lines' own order must tell it is newest first.
+	{name: "loki-default-one-second", wrap: newestFirst(each(func(i int, l string) string {
+		return collected(0).Format(time.RFC3339) + ` {app="yb-tserver", pod="yb-tserver-0"}  ` + strings.TrimSpace(l)
+	})), trims: true, reversed: true},
 	// journalctl -o json: MESSAGE a string, or bytes when it holds a
 	// control character.
 	{name: "journal-json", wrap: each(func(i int, l string) string {
