@@ -17,7 +17,7 @@
 // own, the line a user can open in the file they hold, except in a
 // listing that names each line's file and line (grep -rn): those are
 // cited, and the caller reads each file apart, as it does each stream of
-// a Loki listing of several.
+// a Loki listing of several and a container's stdout beside its stderr.
 //
 // Whether a listing is newest first is told by the collector's times,
 // and where they tie (logcli prints whole seconds) by the lines' own
