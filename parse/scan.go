@@ -318,7 +318,9 @@ func scan(feed func(fn func(*chunk)) (int64, error), source string, systems []Sy
 	offerAt := func(n int, p preparedLine, ref subRef) {
 		// The input's own line, for what is said of the input as a whole.
 		outer := n
-		cur = pick(ref, p.stream)
+		if cur = main; ref.src != nil || p.stream != home {
+			cur = pick(ref, p.stream)
+		}
 		if ref.num > 0 {
 			n = ref.num
 		}
@@ -424,7 +426,11 @@ func scan(feed func(fn func(*chunk)) (int64, error), source string, systems []Sy
 			// when no other system's decoder must see them (nor an
 			// envelope's joined or reordered line wait for them).
 			if k := int(p.skip); p.run > 1 && !w.holding() && !split {
-				if t := pick(subRef{}, p.stream); t.active < 0 || t.active == k {
+				t := main
+				if p.stream != home {
+					t = pick(subRef{}, p.stream)
+				}
+				if t.active < 0 || t.active == k {
 					lineNo += int(p.run)
 					st.Lines += int(p.run)
 					st.Unclaimed += int(p.run)
