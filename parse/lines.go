@@ -45,8 +45,8 @@ type preparedLine struct {
 	// -1.
 	skip int16
 	// run counts the lines from this one on, in its chunk, that the same
-	// system's Skip test took and that have no flags: the consumer can
-	// pass them all at once.
+	// system's Skip test took, that have no flags and are of one stream:
+	// the consumer can pass them all at once.
 	run int32
 	// stream and nanos are what an envelope said of the line: the
 	// stream and the collector's time (Unix nanoseconds, 0 for none).
@@ -299,7 +299,7 @@ func prepare(c *chunk, systems []System) {
 			continue
 		}
 		p.run = 1
-		if i+1 < len(c.lines) && c.lines[i+1].run > 0 && c.lines[i+1].skip == p.skip {
+		if i+1 < len(c.lines) && c.lines[i+1].run > 0 && c.lines[i+1].skip == p.skip && c.lines[i+1].stream == p.stream {
 			p.run += c.lines[i+1].run
 		}
 	}

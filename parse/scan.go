@@ -201,7 +201,11 @@ const MaxDiags = 1000
 // of several files' or streams' lines (grep -rn, a Loki query over several
 // pods; unwrap.Envelope.Splits) is the exception: each file or stream is
 // read as a source of its own, and their events are held to the end to be
-// merged by time, as if the files had been given apart.
+// merged by time, as if the files had been given apart. A container's
+// two output streams (CRI, docker json-file) are read by decoders of
+// their own too, so that one stream's lines do not break a block open in
+// the other's; both keep the input's name and line numbers (one process
+// wrote them), and their events come in line order as they complete.
 func ScanFunc(src io.Reader, source string, systems []System, opts Options, emit func(Event)) (Stats, []Diagnostic, error) {
 	systems = keepPhrases(systems, opts.AlarmPhrases)
 	return scan(func(fn func(*chunk)) (int64, error) { return chunkLines(src, systems, true, fn) }, source, systems, opts, emit)
@@ -267,29 +271,58 @@ func scan(feed func(fn func(*chunk)) (int64, error), source string, systems []Sy
 		}
 		sink.Diags = sink.Diags[:0]
 	}
+	// home is the output stream whose lines the input's decoders read:
+	// the first a line names. A container's other stream (stdout beside
+	// glog's stderr) interleaves with it line by line, so its lines go
+	// to decoders of their own, under the same source name (one process
+	// wrote both, at the input's own line numbers): a block open in one
+	// stream is not broken by the other's lines.
+	home := unwrap.NoStream
+	var byStream [3]*target
+	// pick returns the target that reads a line of stream s that ref
+	// says is from the input (ref.src nil) or a listed file or stream.
+	pick := func(ref subRef, s unwrap.Stream) *target {
+		if home == unwrap.NoStream {
+			home = s
+		}
+		if ref.src == nil {
+			if s == home || s == unwrap.NoStream {
+				return main
+			}
+			if byStream[s] == nil {
+				byStream[s] = newTarget(source)
+				targets = append(targets, byStream[s])
+			}
+			return byStream[s]
+		}
+		key := string(ref.src)
+		if s != home && s != unwrap.NoStream {
+			key += "\x00" + s.String()
+		}
+		t := byName[key]
+		if t == nil {
+			// A file a listing names is the source; a stream of a
+			// listing is the listing's, its labels said.
+			name := string(ref.src)
+			if ref.num == 0 {
+				name = source + name
+			}
+			t = newTarget(name)
+			byName[key] = t
+			targets = append(targets, t)
+		}
+		return t
+	}
 	// offerAt offers the line numbered n, or in a listing of several
 	// files, the line ref says.
 	offerAt := func(n int, p preparedLine, ref subRef) {
 		// The input's own line, for what is said of the input as a whole.
 		outer := n
-		cur = main
-		if ref.src != nil {
-			t := byName[string(ref.src)]
-			if t == nil {
-				// A file a listing names is the source; a stream of a
-				// listing is the listing's, its labels said.
-				name := string(ref.src)
-				if ref.num == 0 {
-					name = source + name
-				}
-				t = newTarget(name)
-				byName[string(ref.src)] = t
-				targets = append(targets, t)
-			}
-			cur = t
-			if ref.num > 0 {
-				n = ref.num
-			}
+		if cur = main; ref.src != nil || p.stream != home {
+			cur = pick(ref, p.stream)
+		}
+		if ref.num > 0 {
+			n = ref.num
 		}
 		source, active, decs := cur.name, cur.active, cur.decs
 		defer func() { cur.active = active }()
@@ -392,20 +425,26 @@ func scan(feed func(fn func(*chunk)) (int64, error), source string, systems []Sy
 			// A run of lines one system's Skip test took passes at once
 			// when no other system's decoder must see them (nor an
 			// envelope's joined or reordered line wait for them).
-			if k := int(p.skip); p.run > 1 && (main.active < 0 || main.active == k) && !w.holding() && !split {
-				lineNo += int(p.run)
-				st.Lines += int(p.run)
-				st.Unclaimed += int(p.run)
-				st.Known += int(p.run)
-				cur = main
-				if b, ok := main.decs[k].(Breaker); ok {
-					b.Break(&sink)
+			if k := int(p.skip); p.run > 1 && !w.holding() && !split {
+				t := main
+				if p.stream != home {
+					t = pick(subRef{}, p.stream)
 				}
-				if len(sink.Events) > 0 || len(sink.Diags) > 0 {
-					flush()
+				if t.active < 0 || t.active == k {
+					lineNo += int(p.run)
+					st.Lines += int(p.run)
+					st.Unclaimed += int(p.run)
+					st.Known += int(p.run)
+					cur = t
+					if b, ok := t.decs[k].(Breaker); ok {
+						b.Break(&sink)
+					}
+					if len(sink.Events) > 0 || len(sink.Diags) > 0 {
+						flush()
+					}
+					i += int(p.run)
+					continue
 				}
-				i += int(p.run)
-				continue
 			}
 			if w.env == nil {
 				offer(*p)
@@ -506,7 +545,7 @@ func (w *wrapped) line(n int, p preparedLine, ref subRef) {
 		return
 	}
 	if w.order != nil {
-		w.deliver(unwrap.Line{Num: n, Text: p.text, Nanos: p.nanos, Source: ref.src, Listed: ref.num}, p.flags)
+		w.deliver(unwrap.Line{Num: n, Text: p.text, Nanos: p.nanos, Source: ref.src, Listed: ref.num, Stream: p.stream}, p.flags)
 		return
 	}
 	w.offer(n, p, ref)
@@ -517,7 +556,7 @@ func (w *wrapped) line(n int, p preparedLine, ref subRef) {
 func (w *wrapped) deliver(l unwrap.Line, flags uint8) {
 	if w.order != nil {
 		if flags&flagBinary != 0 {
-			w.offer(l.Num, preparedLine{text: l.Text, flags: flagBinary, skip: -1}, subRef{l.Source, l.Listed})
+			w.offer(l.Num, preparedLine{text: l.Text, flags: flagBinary, skip: -1, stream: l.Stream}, subRef{l.Source, l.Listed})
 			return
 		}
 		l.Cut = l.Cut || flags&flagOverlong != 0
@@ -528,7 +567,7 @@ func (w *wrapped) deliver(l unwrap.Line, flags uint8) {
 }
 
 func (w *wrapped) offerLine(l unwrap.Line) {
-	p := preparedLine{text: l.Text, nanos: l.Nanos, skip: -1}
+	p := preparedLine{text: l.Text, nanos: l.Nanos, skip: -1, stream: l.Stream}
 	if l.Cut {
 		p.flags |= flagOverlong
 	}

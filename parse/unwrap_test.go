@@ -155,3 +155,104 @@ func (d *posDecoder) Line(l Line, out *Sink) bool {
 	return true
 }
 func (d *posDecoder) End(*Sink) {}
+
+// logcli's default output prints whole seconds: a newest-first listing
+// of lines in one second is told by the lines' own timestamps and read
+// in time order, with a note saying what told it.
+func TestScanRestoresNewestFirstInOneSecond(t *testing.T) {
+	var b strings.Builder
+	for i := 20; i >= 1; i-- {
+		fmt.Fprintf(&b, "2023-10-07T16:39:05Z {app=\"yb\"} I1007 16:39:05.%06d  5100 raft_consensus.cc:1] line %d\n", i*1000, i)
+	}
+	seen, _, diags := scanSeen(t, b.String())
+	require.Len(t, seen, 20)
+	assert.Equal(t, `20 2023-10-07T16:39:05Z "I1007 16:39:05.001000  5100 raft_consensus.cc:1] line 1"`, seen[0])
+	assert.Equal(t, `1 2023-10-07T16:39:05Z "I1007 16:39:05.020000  5100 raft_consensus.cc:1] line 20"`, seen[19])
+	require.Len(t, diags, 1)
+	assert.Contains(t, diags[0].String(), "pod.log: listed newest first")
+	assert.Contains(t, diags[0].String(), "the collector's times tie, told by the lines' own timestamps")
+}
+
+// blockDecoder reads `BEGIN` and the indented entries after it as one
+// block, said in a diagnostic at its first line when it ends.
+type blockDecoder struct {
+	open  bool
+	start Pos
+	n     int
+}
+
+func (d *blockDecoder) Line(l Line, out *Sink) bool {
+	switch {
+	case strings.HasPrefix(string(l.Text), "BEGIN"):
+		d.End(out)
+		d.open, d.start, d.n = true, l.Pos, 0
+		return true
+	case d.open && strings.HasPrefix(string(l.Text), "  "):
+		d.n++
+		return true
+	}
+	d.End(out)
+	return false
+}
+
+func (d *blockDecoder) End(out *Sink) {
+	if d.open {
+		out.Diag(d.start, "block of %d entries", d.n)
+		d.open = false
+	}
+}
+
+// A container's stdout lines, interleaved line by line with its stderr
+// log, do not break a block open in the log: each stream is read by
+// decoders of its own, under the input's name and at its line numbers,
+// partial lines joined across the other stream's lines.
+func TestScanStreamsReadApart(t *testing.T) {
+	in := "2023-10-07T16:39:00.1Z stderr F BEGIN dump\n" +
+		"2023-10-07T16:39:00.2Z stderr F   1. one\n" +
+		"2023-10-07T16:39:00.3Z stdout F healthz: ok\n" +
+		"2023-10-07T16:39:00.4Z stderr P   2. t\n" +
+		"2023-10-07T16:39:00.5Z stdout F BEGIN of stdout's own\n" +
+		"2023-10-07T16:39:00.6Z stderr F wo\n" +
+		"2023-10-07T16:39:00.7Z stdout F   a. its entry\n" +
+		"2023-10-07T16:39:00.8Z stderr F   3. three\n" +
+		"2023-10-07T16:39:00.9Z stdout F healthz: ok\n" +
+		"2023-10-07T16:39:01.0Z stderr F after the dump\n"
+	s := System{Name: "block", NewDecoder: func(string, Options) Decoder { return &blockDecoder{} }}
+	res, err := Scan(strings.NewReader(in), "pod.log", []System{s}, Options{})
+	require.NoError(t, err)
+	var got []string
+	for _, d := range res.Diags {
+		got = append(got, d.String())
+	}
+	assert.Equal(t, []string{"pod.log:5: block of 1 entries", "pod.log:1: block of 3 entries"}, got)
+	assert.Equal(t, 10, res.Stats.Lines)
+	assert.Equal(t, 3, res.Stats.Unclaimed)
+}
+
+type breakingBlockDecoder struct{ blockDecoder }
+
+func (d *breakingBlockDecoder) Break(out *Sink) { d.End(out) }
+
+// A run of the other stream's lines that a Skip test takes ends no block
+// of the log's stream; a run of the log's own does.
+func TestScanSkipRunOfOtherStream(t *testing.T) {
+	var b strings.Builder
+	line := func(stream, text string) { fmt.Fprintf(&b, "2023-10-07T16:39:00.1Z %s F %s\n", stream, text) }
+	line("stderr", "BEGIN dump")
+	line("stderr", "  1. one")
+	for i := 0; i < 4; i++ {
+		line("stdout", "skip me")
+	}
+	line("stderr", "  2. two")
+	for i := 0; i < 4; i++ {
+		line([]string{"stdout", "stderr"}[i/2], "skip me")
+	}
+	line("stderr", "  3. not the dump's")
+	s := System{Name: "block", NewDecoder: func(string, Options) Decoder { return &breakingBlockDecoder{} },
+		Skip: func(text []byte) bool { return strings.HasPrefix(string(text), "skip") }}
+	res, err := Scan(strings.NewReader(b.String()), "pod.log", []System{s}, Options{})
+	require.NoError(t, err)
+	require.Len(t, res.Diags, 1)
+	assert.Equal(t, "pod.log:1: block of 2 entries", res.Diags[0].String())
+	assert.Equal(t, 8+1, res.Stats.Unclaimed)
+}

@@ -17,7 +17,12 @@
 // own, the line a user can open in the file they hold, except in a
 // listing that names each line's file and line (grep -rn): those are
 // cited, and the caller reads each file apart, as it does each stream of
-// a Loki listing of several.
+// a Loki listing of several and a container's stdout beside its stderr.
+//
+// Whether a listing is newest first is told by the collector's times,
+// and where they tie (logcli prints whole seconds) by the lines' own
+// order: the database's timestamps, a glog file header, a numbered dump,
+// where a multi-line record starts; the note says which told it.
 //
 // Strip is pure and safe from several goroutines; the two steps that need
 // state, joining partial lines (Joiner) and restoring the order of a

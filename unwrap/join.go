@@ -13,6 +13,8 @@ type Line struct {
 	// stream) and line a listing says the line is from.
 	Source []byte
 	Listed int
+	// Stream is the stream the envelope line was written to.
+	Stream Stream
 }
 
 // Joiner joins partial lines (CRI `P`, docker json-file records split at
@@ -45,11 +47,11 @@ func (j *Joiner) Add(num int, in Inner) (Line, bool) {
 	p := &j.pending[in.Stream]
 	if !p.active {
 		if !in.Partial {
-			return Line{Num: num, Text: in.Text, Nanos: in.Nanos, Source: in.Source, Listed: in.Num}, true
+			return Line{Num: num, Text: in.Text, Nanos: in.Nanos, Source: in.Source, Listed: in.Num, Stream: in.Stream}, true
 		}
 		p.active = true
 		j.open++
-		p.line = Line{Num: num, Text: append(p.line.Text[:0], in.Text...), Nanos: in.Nanos, Listed: in.Num}
+		p.line = Line{Num: num, Text: append(p.line.Text[:0], in.Text...), Nanos: in.Nanos, Listed: in.Num, Stream: in.Stream}
 		if in.Source != nil {
 			p.line.Source = append([]byte(nil), in.Source...)
 		}

@@ -4,24 +4,39 @@ import "fmt"
 
 // Reorder restores the order of a listing that may be newest first
 // (logcli prints newest first unless --forward): it holds the first lines
-// until their collector times tell the order, passes an oldest-first
-// listing on as it comes, and holds a newest-first one to its end to give
-// it back reversed. Memory is bounded by Max bytes of text: past it, what
-// is held is given back reversed and holding starts again, so each block
-// is in time order but the blocks are not (Note says so).
+// until their order is told, passes an oldest-first listing on as it
+// comes, and holds a newest-first one to its end to give it back
+// reversed. The collector's times tell the order when they step; while
+// they tie (whole seconds), the lines' own order does (votes): their
+// timestamps, a glog header, a numbered dump. Deciding holds at most
+// DecideLines lines: past them, the votes so far decide, and none read
+// the listing as given. Memory is bounded by Max bytes of text: past it,
+// what is held is given back reversed and holding starts again, so each
+// block is in time order but the blocks are not (Note says so).
 type Reorder struct {
 	// Max bounds the text held.
 	Max int
 	// Decide is how many timed lines tell the order; 0 means 16.
-	Decide  int
-	held    []Line
-	bytes   int
-	timed   int
-	state   int // 0 deciding, 1 oldest first, 2 newest first
-	blocks  int
-	prev    int64
-	descend bool
+	Decide int
+	// DecideLines bounds the lines held while the order is not told; 0
+	// means 4096.
+	DecideLines int
+	held        []Line
+	bytes       int
+	timed       int
+	state       int // 0 deciding, 1 oldest first, 2 newest first
+	blocks      int
+	prev        int64
+	descend     bool
+	// stepped says the collector's times stepped (back): they, not the
+	// votes, told the order.
+	stepped bool
+	votes   votes
 }
+
+// innerMargin is the lead of one order's votes over the other's that
+// tells the order before DecideLines.
+const innerMargin = 8
 
 // Add takes a line (its text is copied when held) and calls emit with
 // the lines to read now, in order.
@@ -36,7 +51,9 @@ func (r *Reorder) Add(l Line, emit func(Line)) {
 	}
 	r.held = append(r.held, l)
 	r.bytes += len(l.Text) + 64
-	if r.state == 0 && l.Nanos != 0 {
+	// The votes' verdict stands until the collector's times step: they
+	// tell the order better than the lines do.
+	if (r.state == 0 || r.state == 2 && !r.stepped && r.blocks == 0) && l.Nanos != 0 {
 		r.timed++
 		switch {
 		case r.timed == 1:
@@ -46,7 +63,7 @@ func (r *Reorder) Add(l Line, emit func(Line)) {
 			r.release(false, emit)
 			return
 		case l.Nanos < r.prev:
-			r.descend = true
+			r.descend, r.stepped = true, true
 		}
 		r.prev = l.Nanos
 		d := r.Decide
@@ -57,8 +74,33 @@ func (r *Reorder) Add(l Line, emit func(Line)) {
 			r.state = 2
 		}
 	}
+	if r.state == 0 && !r.descend {
+		r.votes.add(l.Source, l.Text)
+		fwd, back := r.votes.total()
+		lines := r.DecideLines
+		if lines <= 0 {
+			lines = 4096
+		}
+		if len(r.held) >= lines {
+			r.votes.settle()
+			fwd, back = r.votes.total()
+		}
+		switch {
+		case back-fwd >= innerMargin || len(r.held) >= lines && back > fwd:
+			r.state = 2
+		case fwd-back >= innerMargin || len(r.held) >= lines:
+			r.state = 1
+			r.release(false, emit)
+			return
+		}
+	}
 	if r.Max > 0 && r.bytes > r.Max {
 		if r.state == 2 {
+			r.blocks++
+			r.release(true, emit)
+		} else if fwd, back := r.votes.total(); back > fwd && !r.descend {
+			// Not told by the collector: the votes so far decide.
+			r.state = 2
 			r.blocks++
 			r.release(true, emit)
 		} else {
@@ -94,7 +136,10 @@ func (r *Reorder) release(reverse bool, emit func(Line)) {
 
 // End gives back what is held.
 func (r *Reorder) End(emit func(Line)) {
-	if r.state == 0 && r.descend {
+	if r.state == 0 && !r.descend {
+		r.votes.settle()
+	}
+	if fwd, back := r.votes.total(); r.state == 0 && (r.descend || back > fwd) {
 		r.state = 2
 	}
 	if r.state == 2 && len(r.held) > 0 && r.blocks > 0 {
@@ -114,7 +159,15 @@ func (r *Reorder) Note() string {
 	case r.state != 2:
 		return ""
 	case r.blocks > 1:
-		return fmt.Sprintf("listed newest first and larger than %d MiB: read in %d blocks, each put back in time order, the blocks one after another (list it with --forward to read it in order)", r.Max>>20, r.blocks)
+		return fmt.Sprintf("listed newest first and larger than %d MiB: read in %d blocks, each put back in time order, the blocks one after another (list it with --forward to read it in order); %s", r.Max>>20, r.blocks, r.told())
 	}
-	return "listed newest first (logcli without --forward): read in time order, last line first"
+	return "listed newest first (logcli without --forward): read in time order, last line first; " + r.told()
+}
+
+// told says what told the order.
+func (r *Reorder) told() string {
+	if r.stepped {
+		return "told by the collector's times"
+	}
+	return "the collector's times tie, told by " + r.votes.told()
 }

@@ -2,6 +2,7 @@ package unwrap
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -261,4 +262,130 @@ func FuzzStrip(f *testing.F) {
 			t.Fatalf("inner %q longer than %q", in.Text, s)
 		}
 	})
+}
+
+// reorderTied lists texts with one collector time, as logcli's default
+// output prints many lines in one second, and returns the text order
+// read.
+func reorderTied(r *Reorder, texts ...string) []string {
+	var got []string
+	emit := func(l Line) { got = append(got, string(l.Text)) }
+	for i, s := range texts {
+		r.Add(Line{Num: i + 1, Nanos: 1696696745000000000, Text: []byte(s)}, emit)
+	}
+	r.End(emit)
+	return got
+}
+
+func reversed(s []string) []string {
+	out := make([]string, len(s))
+	for i, x := range s {
+		out[len(s)-1-i] = x
+	}
+	return out
+}
+
+// When the collector's times tie, the lines' own order tells a
+// newest-first listing: their timestamps, a glog header read bottom up,
+// a numbered dump counting down; the note says which.
+func TestReorderTiedTimesToldByTheLines(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		lines []string // in time order
+		told  string
+	}{
+		{"glog", []string{
+			"I1007 16:39:04.100000  5100 raft_consensus.cc:1] T a P b: one",
+			"I1007 16:39:04.200000  5100 raft_consensus.cc:1] T a P b: two",
+			"W1007 16:39:04.200000  5100 raft_consensus.cc:1] T a P b: the same time",
+			"E1007 16:39:05.000001  5100 raft_consensus.cc:1] T a P b: three",
+		}, "the lines' own timestamps (steps back: 2, forward: 0)"},
+		{"log4j", []string{
+			"[2023-10-07T16:39:04,100][INFO ][o.e.c.s.ClusterApplierService] [n] one",
+			"[2023-10-07T16:39:04,101][INFO ][o.e.c.s.ClusterApplierService] [n] two",
+		}, "the lines' own timestamps (steps back: 1, forward: 0)"},
+		{"ES JSON", []string{
+			`{"type": "server", "timestamp": "2023-10-07T16:39:04,100Z", "message": "one"}`,
+			`{"@timestamp":"2023-10-07T16:39:04.2Z", "log.level": "INFO", "message":"two"}`,
+			`{"@timestamp":"2023-10-07T16:39:04.25Z", "log.level": "INFO", "message":"three"}`,
+		}, "the lines' own timestamps (steps back: 2, forward: 0)"},
+		{"glog header", []string{
+			"Log file created at: 2023/10/07 16:37:00",
+			"Running on machine: yb-tserver-2",
+			"Log line format: [IWEF]mmdd hh:mm:ss.uuuuuu threadid file:line] msg",
+		}, "a glog file header (steps back: 1, forward: 0)"},
+		{"numbered dump", []string{
+			"F1007 16:39:07.497722 954679 mvcc.cc:395] T a P b: Recent 3 MVCC operations:",
+			"1. Replicated { ht: { physical: 1696696743032008 } op_id: 15.686817 }",
+			"2. LastReplicatedHybridTime { last_replicated: { physical: 1696696743032008 } }",
+			"3. Replicated { ht: { physical: 1696696743035532 } op_id: 15.686818 }",
+		}, "a numbered dump (steps back: 3, forward: 0)"},
+		{"test runner prefix", []string{
+			"1> [2019-04-01T10:00:00,100][TRACE][o.e.i.r.PeerRecoveryTargetService] [node_t1] one",
+			"1> [2019-04-01T10:00:00,101][INFO ][o.e.i.r.PeerRecoveryTargetService] [node_t1] two",
+		}, "the lines' own timestamps (steps back: 1, forward: 0)"},
+		// One record and its stack trace: only where the source starts
+		// and ends tells.
+		{"one record", []string{
+			"[2018-11-28T10:00:00,000][WARN ][o.e.i.c.IndicesClusterStateService] [es-b] [metrics][2] marking and sending shard failed due to [failed recovery]",
+			"org.elasticsearch.indices.recovery.RecoveryFailedException: [metrics][2]: Recovery failed",
+			"at org.elasticsearch.indices.recovery.PeerRecoveryTargetService.doRecovery(PeerRecoveryTargetService.java:282) ~[elasticsearch-6.4.2.jar:6.4.2]",
+		}, "a multi-line record's lines before its first line (steps back: 1, forward: 0)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := &Reorder{}
+			assert.Equal(t, c.lines, reorderTied(r, reversed(c.lines)...))
+			assert.True(t, r.Reversed())
+			assert.Equal(t, "listed newest first (logcli without --forward): read in time order, last line first; the collector's times tie, told by "+c.told, r.Note())
+
+			r = &Reorder{}
+			assert.Equal(t, c.lines, reorderTied(r, c.lines...))
+			assert.False(t, r.Reversed())
+			assert.Empty(t, r.Note())
+		})
+	}
+}
+
+// Telling the order holds a bounded number of lines: an oldest-first
+// listing goes on as soon as its lines lead by a margin, one that says
+// nothing after DecideLines lines, and a step of the collector's times
+// outweighs the lines' votes.
+func TestReorderTiedTimesBounded(t *testing.T) {
+	var got []int
+	emit := func(l Line) { got = append(got, l.Num) }
+	r := &Reorder{}
+	for i := 1; i <= innerMargin+1; i++ {
+		r.Add(Line{Num: i, Nanos: 1, Text: []byte(fmt.Sprintf("I1007 16:39:04.%06d 1 a.cc:1] x", i))}, emit)
+	}
+	assert.Len(t, got, innerMargin+1, "released once the lines lead by the margin")
+
+	got = nil
+	r = &Reorder{DecideLines: 5}
+	for i := 1; i <= 5; i++ {
+		r.Add(Line{Num: i, Nanos: 1, Text: []byte("no time here")}, emit)
+	}
+	assert.Equal(t, []int{1, 2, 3, 4, 5}, got, "read as given after DecideLines lines")
+
+	got = nil
+	r = &Reorder{}
+	lines := []string{"I1007 16:39:04.3 1 a.cc:1] x", "I1007 16:39:04.2 1 a.cc:1] x", "I1007 16:39:04.1 1 a.cc:1] x"}
+	for i, s := range lines {
+		r.Add(Line{Num: i + 1, Nanos: int64(i + 1), Text: []byte(s)}, emit)
+	}
+	r.End(emit)
+	assert.Equal(t, []int{1, 2, 3}, got, "the collector's times stepped forward")
+	assert.False(t, r.Reversed())
+}
+
+// The lines of several streams are compared within each stream: two
+// streams' clocks interleaved say nothing of the order.
+func TestReorderVotesPerStream(t *testing.T) {
+	var v votes
+	v.add([]byte("a"), []byte("I1007 16:39:04.300000 1 a.cc:1] x"))
+	v.add([]byte("b"), []byte("I1007 16:39:04.100000 1 a.cc:1] x"))
+	v.add([]byte("a"), []byte("I1007 16:39:04.400000 1 a.cc:1] x"))
+	v.add([]byte("b"), []byte("I1007 16:39:04.200000 1 a.cc:1] x"))
+	fwd, back := v.total()
+	assert.Equal(t, 2, fwd)
+	assert.Equal(t, 0, back)
 }

@@ -115,7 +115,45 @@ func jsonString(s string) string {
 	return string(b)
 }
 
-func stream(i int) string { return [...]string{"stdout", "stderr"}[i%2] }
+// interleaved puts a record of the container's other stream after every
+// third record of w's, between the parts of a split line too: a
+// container writing to both stdout and stderr, as the runtime
+// interleaves them line by line.
+func interleaved(w func([]string) ([]string, []int), other func(j int) string) func([]string) ([]string, []int) {
+	return func(lines []string) ([]string, []int) {
+		in, num := w(lines)
+		var out []string
+		for j, l := range in {
+			out = append(out, l)
+			if j%3 == 2 {
+				out = append(out, other(j))
+			}
+		}
+		for i, n := range num {
+			num[i] = n + (n-1)/3
+		}
+		return out, num
+	}
+}
+
+func cri(stream string) func(i int, p string, last bool) string {
+	return func(i int, p string, last bool) string {
+		tag := "P"
+		if last {
+			tag = "F"
+		}
+		return collected(i).Format(time.RFC3339Nano) + " " + stream + " " + tag + " " + p
+	}
+}
+
+func docker(stream string) func(i int, p string, last bool) string {
+	return func(i int, p string, last bool) string {
+		if last {
+			p += "\n"
+		}
+		return fmt.Sprintf(`{"log":%s,"stream":%q,"time":%q}`, jsonString(p), stream, collected(i).Format(time.RFC3339Nano))
+	}
+}
 
 var wrappers = []wrapper{
 	{name: "kubectl-timestamps", wrap: each(func(i int, l string) string {
@@ -126,21 +164,18 @@ var wrappers = []wrapper{
 		return "[pod/yb-tserver-0/yb-tserver] " + collected(i).Format(time.RFC3339Nano) + " " + l
 	})},
 	// CRI: `<time> <stream> <P|F> <text>`; long lines in 40-byte parts.
-	{name: "cri", wrap: split(40, func(i int, p string, last bool) string {
-		tag := "P"
-		if last {
-			tag = "F"
-		}
-		return collected(i).Format(time.RFC3339Nano) + " " + stream(i) + " " + tag + " " + p
+	{name: "cri", wrap: split(40, cri("stderr"))},
+	// The container writes to stdout too: its lines fall between the
+	// log's, between the parts of a partial line as well.
+	{name: "cri-stdout-between", wrap: interleaved(split(40, cri("stderr")), func(j int) string {
+		return collected(j).Format(time.RFC3339Nano) + " stdout F healthz: ok"
 	})},
 	// docker json-file: Go's encoder (\u003c for <, \t, \\), the line's
 	// newline in its last record only (docker splits at 16 KiB; here at
 	// 50 bytes).
-	{name: "docker-json", wrap: split(50, func(i int, p string, last bool) string {
-		if last {
-			p += "\n"
-		}
-		return fmt.Sprintf(`{"log":%s,"stream":%q,"time":%q}`, jsonString(p), stream(i), collected(i).Format(time.RFC3339Nano))
+	{name: "docker-json", wrap: split(50, docker("stdout"))},
+	{name: "docker-json-stderr-between", wrap: interleaved(split(50, docker("stdout")), func(j int) string {
+		return docker("stderr")(j, "WARNING: An illegal reflective access operation has occurred", true)
 	})},
 	{name: "loki-jsonl-forward", wrap: each(lokiJSONL)},
 	{name: "loki-jsonl", wrap: newestFirst(each(lokiJSONL)), reversed: true},
@@ -148,6 +183,11 @@ var wrappers = []wrapper{
 	// trimmed of white space (strings.TrimSpace in logcli).
 	{name: "loki-default", wrap: newestFirst(each(func(i int, l string) string {
 		return collected(i).Format(time.RFC3339) + ` {app="yb-tserver", pod="yb-tserver-0"}  ` + strings.TrimSpace(l)
+	})), trims: true, reversed: true},
+	// The same, every line in one second (a busy log): the collector's
+	// times tie, so the lines' own order must tell it is newest first.
+	{name: "loki-default-one-second", wrap: newestFirst(each(func(i int, l string) string {
+		return collected(0).Format(time.RFC3339) + ` {app="yb-tserver", pod="yb-tserver-0"}  ` + strings.TrimSpace(l)
 	})), trims: true, reversed: true},
 	// journalctl -o json: MESSAGE a string, or bytes when it holds a
 	// control character.
@@ -177,7 +217,7 @@ var wrappers = []wrapper{
 	{name: "grep-n", wrap: each(func(i int, l string) string { return fmt.Sprintf("%d:%s", i+1, l) })},
 	{name: "grep-rn", wrap: each(func(i int, l string) string { return fmt.Sprintf("logs/node-1/%s:%d:%s", grepName, i+1, l) }), cites: true},
 	{name: "grep-n-cri", wrap: each(func(i int, l string) string {
-		return fmt.Sprintf("%d:%s %s F %s", i+1, collected(i).Format(time.RFC3339Nano), stream(i), l)
+		return fmt.Sprintf("%d:%s stderr F %s", i+1, collected(i).Format(time.RFC3339Nano), l)
 	})},
 	{name: "quoted", wrap: each(func(i int, l string) string { return strings.TrimRight("> "+l, " ") })},
 	{name: "quoted-twice", wrap: each(func(i int, l string) string { return "> > " + l })},
