@@ -76,14 +76,18 @@ func (p *Pack) Observe(e parse.Event) {
 	case *yb.CheckFailed:
 		p.checkFailed(r, ev)
 	case *yb.OpSequence:
+		// Confirmed when the replay's last op is the one the line names
+		// (both read); the line that added it is cited beside.
 		origin := rules.Reported
-		if r.Mvcc.HasLastOp && r.Mvcc.LastOp == ev.Prev {
+		evidence := []rules.Evidence{rules.Cite(ev)}
+		if r.Mvcc.HasLastOp && ev.Prev.Known() && r.Mvcc.LastOp == ev.Prev {
 			origin = rules.Confirmed
+			evidence = appendNew(evidence, cite(r.Mvcc.LastOpFrom))
 		}
 		p.add(rules.Finding{
 			Rule: QueueOrder, Severity: rules.Error, Origin: origin, Subject: subject(r),
 			Message:  fmt.Sprintf("op id %s added after %s: op ids must increase", ev.Next, ev.Prev),
-			Evidence: []rules.Evidence{rules.Cite(ev)},
+			Evidence: evidence,
 			Facts:    map[string]string{"previous_op_id": ev.Prev.String(), "next_op_id": ev.Next.String()},
 		}, r)
 	case *yb.FollowerSafeTimeBack:

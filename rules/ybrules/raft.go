@@ -413,7 +413,28 @@ func (p *Pack) storm(t *ybstate.TabletRaft, run []ybstate.Attempt) {
 		if a.Term > hi {
 			hi = a.Term
 		}
-		if len(ev) < 10 {
+	}
+	// At most ten lines, in order: the first and last attempts and those
+	// that started the lowest and highest terms (the facts state them),
+	// then the others from the start.
+	pick := map[int]bool{0: true, len(run) - 1: true}
+	for i, a := range run {
+		if a.Term == lo {
+			pick[i] = true
+			break
+		}
+	}
+	for i := len(run) - 1; i >= 0; i-- {
+		if run[i].Term == hi {
+			pick[i] = true
+			break
+		}
+	}
+	for i := 0; i < len(run) && len(pick) < 10; i++ {
+		pick[i] = true
+	}
+	for i, a := range run {
+		if pick[i] {
 			ev = append(ev, cite(a.From))
 		}
 	}
