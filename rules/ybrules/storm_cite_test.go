@@ -88,3 +88,52 @@ func checkStorm(t *testing.T, won bool) {
 		}
 	}
 }
+
+// A storm of `already in progress` refusals cites at most 20 lines, but
+// always the last (its span ends there) and one of each tablet it names,
+// even when those come after the twentieth refusal.
+func TestRBSRefusalsCiteWhatTheyState(t *testing.T) {
+	tabs := []string{cTab, cTab, cTab, cTab, cTab, cTab, cTab, cTab, cTab, cTab, cTab, cTab, cTab, cTab, cTab, cTab, cTab, cTab, cTab, cTab, cTab, cTab,
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa2", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa3"}
+	const header = "Log file created at: 2026/03/10 10:00:00\n"
+	var b strings.Builder
+	b.WriteString(header)
+	for i, tab := range tabs {
+		b.WriteString(glog(fmt.Sprintf("%02d", 10+i), "tablet_service.cc:1325", "Start remote bootstrap failed: Illegal state (yb/tserver/ts_tablet_manager.cc:868): State transition of tablet "+tab+" already in progress: remote bootstrapping tablet from peer "+cA))
+	}
+	fs := analyzeLogs(t, map[string]string{"d.log": b.String()})
+	var got int
+	for _, f := range fs {
+		if f.Rule != ybrules.RBSDuplicateSession {
+			continue
+		}
+		got++
+		if len(f.Evidence) > 20 {
+			t.Errorf("%d lines cited, want at most 20", len(f.Evidence))
+		}
+		cited := map[string]bool{}
+		last := 0
+		for _, e := range f.Evidence {
+			if e.Line <= last {
+				t.Errorf("evidence out of order: %v", evidenceLines(f))
+			}
+			last = e.Line
+			for _, tab := range tabs {
+				if strings.Contains(e.Text, tab) {
+					cited[tab] = true
+				}
+			}
+		}
+		if want := strings.Count(header, "\n") + len(tabs); last != want {
+			t.Errorf("the last refusal (line %d) is not cited: %v", want, evidenceLines(f))
+		}
+		for _, tab := range tabs {
+			if !cited[tab] {
+				t.Errorf("tablet %s is named in the facts (%s) but no cited line shows it", tab, f.Facts["tablets"])
+			}
+		}
+	}
+	if got != 1 {
+		t.Fatalf("want one %s finding, got %s", ybrules.RBSDuplicateSession, summarize(fs))
+	}
+}
