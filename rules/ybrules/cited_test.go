@@ -188,3 +188,30 @@ func TestTooLowUnreadBoundNotConfirmed(t *testing.T) {
 		})
 	}
 }
+
+// An op sequence failure the replay confirms (its last op is the one the
+// FATAL names) cites the dump line that added that op.
+func TestOpSequenceConfirmedCitesLastOp(t *testing.T) {
+	const tp = "T 35ef051e15e047b199c820302dc42998 P daf8ed30f5e54b3a9911994285a554ef: "
+	log := "Log file created at: 2023/10/07 16:37:00\n" +
+		"F1007 16:39:07.497722 954679 mvcc.cc:395] " + tp + "Recent 2 MVCC operations:\n" +
+		"1. AddLeaderPending { ht: { physical: 1696696747484845 } op_id: 15.686819 }\n" +
+		"2. AddLeaderPending { ht: { physical: 1696696747484886 } op_id: 15.686820 }\n" +
+		"F1007 16:39:07.497800 954679 mvcc.cc:395] " + tp + "Op sequence failure: 15.686820 followed by 15.686820\n"
+	var got *rules.Finding
+	fs := analyzeLogs(t, map[string]string{"s.log": log})
+	for i := range fs {
+		if fs[i].Rule == ybrules.QueueOrder && fs[i].Facts["previous_op_id"] == "15.686820" && fs[i].Pos().Line == 5 {
+			got = &fs[i]
+		}
+	}
+	if got == nil {
+		t.Fatalf("no queue-order finding at line 5: %s", summarize(fs))
+	}
+	if got.Origin != rules.Confirmed {
+		t.Fatalf("want confirmed (the dump's last op is 15.686820), got %s", got.Origin)
+	}
+	if fmt.Sprint(evidenceLines(*got)) != "[s.log:5 s.log:4]" {
+		t.Errorf("want the FATAL and the line that added 15.686820 cited, got %v", evidenceLines(*got))
+	}
+}
