@@ -73,10 +73,15 @@ func (r *Raft) maybeCompact(t *TabletRaft, term int64) {
 		slack = c.Slack()
 	}
 	live := t.latest().Add(-slack).UnixMicro()
-	t.compactBelow(term-c.KeepTerms, live)
+	keep := map[int64]bool{}
 	if r.onDrop != nil {
-		t.Compacted.Writes += r.onDrop(t.Tablet, term-c.KeepTerms, live)
+		n, kept := r.onDrop(t.Tablet, term-c.KeepTerms, live)
+		t.Compacted.Writes += n
+		for _, k := range kept {
+			keep[k] = true
+		}
 	}
+	t.compactBelow(term-c.KeepTerms, live, keep)
 }
 
 // latest is the wall time of t's latest timed line the compaction can
@@ -109,11 +114,11 @@ func (t *TabletRaft) latest() time.Time {
 
 // compactBelow drops t's history of the terms below cut, but for the
 // leases that end at or after live (microseconds since the epoch) and the
-// leaderships of their terms: those a later line can still contradict.
-func (t *TabletRaft) compactBelow(cut, live int64) {
+// leaderships of their terms and of the terms in keep (those whose MVCC
+// dump leases were kept): those a later line can still contradict.
+func (t *TabletRaft) compactBelow(cut, live int64, keep map[int64]bool) {
 	c := &t.Compacted
 	c.Below = cut
-	keep := map[int64]bool{}
 	for _, l := range t.Leases {
 		if l.Term >= 0 && l.Term < cut && l.EndMicros() >= live {
 			keep[l.Term] = true
@@ -201,17 +206,24 @@ func (t *TabletRaft) compactBelow(cut, live int64) {
 	t.masterOpen = open
 }
 
-// dropTerms drops tablet's writes and dump leases of the terms below cut
-// and returns how many writes went.
-func (s *State) dropTerms(tablet string, cut, live int64) int {
+// dropTerms drops tablet's writes and dump leases of the terms below cut,
+// but for the dump leases that end at or after live, and returns how many
+// writes went and the terms below cut whose dump lease it kept.
+func (s *State) dropTerms(tablet string, cut, live int64) (int, []int64) {
+	var kept []int64
 	for term, l := range s.leases[tablet] {
-		if term < cut && !(l.Expiry.Point() && int64(l.Expiry.Physical) >= live) {
-			delete(s.leases[tablet], term)
+		if term >= cut {
+			continue
 		}
+		if l.Expiry.Point() && int64(l.Expiry.Physical) >= live {
+			kept = append(kept, term)
+			continue
+		}
+		delete(s.leases[tablet], term)
 	}
 	tw := s.writes[tablet]
 	if tw == nil {
-		return 0
+		return 0, kept
 	}
 	n := 0
 	for k, ws := range tw.by {
@@ -220,5 +232,5 @@ func (s *State) dropTerms(tablet string, cut, live int64) int {
 			delete(tw.by, k)
 		}
 	}
-	return n
+	return n, kept
 }
