@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/logsleuth/logsleuth/internal/synth"
 	"github.com/logsleuth/logsleuth/parse"
 	"github.com/logsleuth/logsleuth/parse/yb"
 	"github.com/logsleuth/logsleuth/replay"
@@ -44,6 +45,32 @@ func TestCompactionLosesNoFinding(t *testing.T) {
 			if got := summarize(runKeeping(t, set.logs, keep)); got != want {
 				t.Errorf("%s: keeping %d terms changed the findings:\n%s\nvs. keeping all:\n%s", set.name, keep, got, want)
 			}
+		}
+	}
+}
+
+// The same on a busy node's generated log, dense enough in elections
+// that every tablet is compacted many times: the founding incidents and
+// whatever else the rules find are the findings of keeping every term.
+func TestCompactionLosesNoFindingRealistic(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates an 8 MiB log")
+	}
+	o := synth.Realistic("yb", 8<<20, 11)
+	o.Tablets, o.RaftShare, o.Incidents = 4, 0.3, 3
+	var b strings.Builder
+	if err := synth.Write(&b, o); err != nil {
+		t.Fatal(err)
+	}
+	logs := map[string]string{"synth.log": b.String()}
+	all := runKeeping(t, logs, 0)
+	want := summarize(all)
+	if len(all) == 0 {
+		t.Fatal("the generated incidents gave no finding")
+	}
+	for _, keep := range []int64{1, 2, ybrules.DefaultKeepTerms} {
+		if got := summarize(runKeeping(t, logs, keep)); got != want {
+			t.Errorf("keeping %d terms changed the findings:\n%s\nvs. keeping all:\n%s", keep, got, want)
 		}
 	}
 }

@@ -416,13 +416,22 @@ func (p *Pack) storms(t *ybstate.TabletRaft, cut int64) {
 		}
 	}
 	sort.SliceStable(timed, func(i, j int) bool { return timed[i].At.Before(timed[j].At) })
-	leaders := append([]time.Time(nil), memo.leaders...)
+	// Leaders by term and peer: a term compaction kept (its lease still
+	// ran) is both carried and still held.
+	elected := map[leaderKey]time.Time{}
+	for k, at := range memo.leaders {
+		elected[k] = at
+	}
 	for _, term := range t.Terms() {
 		for _, l := range t.Leaders(term) {
 			if l.Timed {
-				leaders = append(leaders, l.At)
+				elected[leaderKey{term, l.Peer}] = l.At
 			}
 		}
+	}
+	leaders := make([]time.Time, 0, len(elected))
+	for _, at := range elected {
+		leaders = append(leaders, at)
 	}
 	sort.Slice(leaders, func(i, j int) bool { return leaders[i].Before(leaders[j]) })
 	start := 0
@@ -454,19 +463,12 @@ func (p *Pack) storms(t *ybstate.TabletRaft, cut int64) {
 	}
 	if len(timed) > start {
 		from := timed[start].At
-		for _, term := range t.Terms() {
-			if term >= cut {
-				break
-			}
-			for _, l := range t.Leaders(term) {
-				if l.Timed && !l.At.Before(from) {
-					next.leaders = append(next.leaders, l.At)
+		for k, at := range elected {
+			if k.term < cut && !at.Before(from) {
+				if next.leaders == nil {
+					next.leaders = map[leaderKey]time.Time{}
 				}
-			}
-		}
-		for _, at := range memo.leaders {
-			if !at.Before(from) {
-				next.leaders = append(next.leaders, at)
+				next.leaders[k] = at
 			}
 		}
 	}
@@ -478,8 +480,13 @@ func (p *Pack) storms(t *ybstate.TabletRaft, cut int64) {
 // were elected inside it, and the end of the last run judged for good.
 type stormCarry struct {
 	attempts []ybstate.Attempt
-	leaders  []time.Time
+	leaders  map[leaderKey]time.Time
 	closed   time.Time
+}
+
+type leaderKey struct {
+	term int64
+	peer string
 }
 
 func (p *Pack) storm(t *ybstate.TabletRaft, run []ybstate.Attempt, elected []time.Time) {
