@@ -215,3 +215,35 @@ func TestOpSequenceConfirmedCitesLastOp(t *testing.T) {
 		t.Errorf("want the FATAL and the line that added 15.686820 cited, got %v", evidenceLines(*got))
 	}
 }
+
+// A bound printed without its verdict whose number puts the op above it
+// is not made violated by the replayed state: the printed number stands,
+// and the finding rests on the bounds that are violated.
+func TestTooLowPrintedBoundAboveOpStands(t *testing.T) {
+	b, err := os.ReadFile("../../testdata/yb/mvcc-ht-too-low.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	if !strings.Contains(lines[39], "max_safe_time_returned_with_lease_={ safe_time: { physical: 1696696747484844 logical: 4095 }") ||
+		!strings.Contains(lines[40], "!!! ht <= max_safe_time_returned_with_lease_") {
+		t.Fatal("the sample no longer prints the with-lease bound on line 40 and its verdict on line 41")
+	}
+	lines[39] = strings.Replace(lines[39], "1696696747484844 logical: 4095", "1696696747400000", 1)
+	// The verdict and the differences cut from the excerpt.
+	log := strings.Join(append(lines[:40:40], lines[43:]...), "")
+	fs := analyzeLogs(t, map[string]string{"cut.log": log})
+	var got *rules.Finding
+	for i := range fs {
+		checkCited(t, "cut.log", fs[i])
+		if fs[i].Rule == ybrules.HTBelowSafeTime {
+			got = &fs[i]
+		}
+	}
+	if got == nil {
+		t.Fatalf("no %s finding: %s", ybrules.HTBelowSafeTime, summarize(fs))
+	}
+	if got.Facts["bound"] != "propagated_safe_time_" || strings.Contains(got.Facts["also_violated"], "max_safe_time_returned_with_lease_") {
+		t.Errorf("the with-lease bound, printed below the op, is stated violated: %v", got.Facts)
+	}
+}

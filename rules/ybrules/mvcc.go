@@ -295,6 +295,11 @@ func (p *Pack) checkTooLow(r *ybstate.Replica, ev *yb.HTTooLow) {
 			back := m.Queue[len(m.Queue)-1]
 			h.derived, h.replayed = true, ybstate.HT{HT: back.HT, Set: true, From: back.From}
 		}
+		if h.derived && h.printed && !h.unread && !atOrBelow(ev.HT, h.value) {
+			// The number the block printed puts the op above this bound:
+			// the replay missed a line, and the printed number stands.
+			h.derived = false
+		}
 		if h.derived {
 			if !h.printed {
 				h.value = h.replayed.HT
