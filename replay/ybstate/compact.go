@@ -1,6 +1,9 @@
 package ybstate
 
-import "slices"
+import (
+	"slices"
+	"time"
+)
 
 // Compaction keeps a tablet's Raft history to its latest terms, so that
 // memory follows the number of tablets, not the length of the log. When a
@@ -10,16 +13,30 @@ import "slices"
 // then the history of every term more than KeepTerms below the highest is
 // dropped and counted in the tablet's Compacted: its leaders, real votes,
 // NO_OPs, lease facts, revocations, election attempts, and the tablet's
-// writes and MVCC dump leases of those terms. The terms, leases and
-// configs a later line can still contradict are those of the latest
-// terms: a leader cut off by a partition comes back within a few terms.
+// writes and MVCC dump leases of those terms. What a later line can still
+// contradict is kept: the latest terms (a leader cut off by a partition
+// comes back within a few terms), and, whatever their term, the leases
+// that had not ended by the tablet's latest line (less Slack) with the
+// leaderships of their terms: a revocation logged three terms later can
+// still cut one short.
 //
 // A State compacts only once SetCompaction is given a Before: dropping
 // history a rule pack has not judged would lose its findings.
 type Compaction struct {
 	KeepTerms int64
-	Before    func(*TabletRaft)
+	// Before is given the tablet and the cut: every term below cut is
+	// about to go.
+	Before func(t *TabletRaft, cut int64)
+	// Slack is how long before the tablet's latest line a lease may have
+	// ended and still be kept, whatever its term (a later revocation or
+	// write can still contradict it): the clock skew the rules allow
+	// between hosts. Nil is DefaultSlack.
+	Slack func() time.Duration
 }
+
+// DefaultSlack is Compaction's Slack when none is given: twice
+// YugabyteDB's default max_clock_skew_usec.
+const DefaultSlack = time.Second
 
 // Compacted counts what compaction dropped from a tablet.
 type Compacted struct {
@@ -50,25 +67,70 @@ func (r *Raft) maybeCompact(t *TabletRaft, term int64) {
 	if term-t.Compacted.Below < 2*c.KeepTerms {
 		return
 	}
-	c.Before(t)
-	t.compactBelow(term - c.KeepTerms)
-	if r.onDrop != nil {
-		t.Compacted.Writes += r.onDrop(t.Tablet, term-c.KeepTerms)
+	c.Before(t, term-c.KeepTerms)
+	slack := DefaultSlack
+	if c.Slack != nil {
+		slack = c.Slack()
 	}
+	live := t.latest().Add(-slack).UnixMicro()
+	keep := map[int64]bool{}
+	if r.onDrop != nil {
+		n, kept := r.onDrop(t.Tablet, term-c.KeepTerms, live)
+		t.Compacted.Writes += n
+		for _, k := range kept {
+			keep[k] = true
+		}
+	}
+	t.compactBelow(term-c.KeepTerms, live, keep)
 }
 
-// compactBelow drops t's history of the terms below cut.
-func (t *TabletRaft) compactBelow(cut int64) {
+// latest is the wall time of t's latest timed line the compaction can
+// see: leaderships, their ends, leases and election attempts.
+func (t *TabletRaft) latest() time.Time {
+	var at time.Time
+	later := func(x time.Time) {
+		if x.After(at) {
+			at = x
+		}
+	}
+	for _, ls := range t.leaders {
+		for _, l := range ls {
+			if l.Timed {
+				later(l.At)
+			}
+			later(l.EndAt)
+		}
+	}
+	for _, l := range t.Leases {
+		later(l.At)
+	}
+	for _, a := range t.Attempts {
+		if a.Timed {
+			later(a.At)
+		}
+	}
+	return at
+}
+
+// compactBelow drops t's history of the terms below cut, but for the
+// leases that end at or after live (microseconds since the epoch) and the
+// leaderships of their terms and of the terms in keep (those whose MVCC
+// dump leases were kept): those a later line can still contradict.
+func (t *TabletRaft) compactBelow(cut, live int64, keep map[int64]bool) {
 	c := &t.Compacted
 	c.Below = cut
+	for _, l := range t.Leases {
+		if l.Term >= 0 && l.Term < cut && l.EndMicros() >= live {
+			keep[l.Term] = true
+		}
+	}
 	for term, ls := range t.leaders {
-		if term < cut {
+		if term < cut && !keep[term] {
 			c.Leaders += len(ls)
 			delete(t.leaders, term)
 		}
 	}
-	n := t.termsBelow(cut)
-	t.termsLed = slices.Delete(t.termsLed, 0, n)
+	t.termsLed = slices.DeleteFunc(t.termsLed, func(term int64) bool { return term < cut && !keep[term] })
 	for term, vs := range t.votes {
 		if term < cut {
 			c.Votes += len(vs)
@@ -84,7 +146,7 @@ func (t *TabletRaft) compactBelow(cut int64) {
 	kept := t.Leases[:0]
 	remap := make(map[int]int, len(t.Leases))
 	for i, l := range t.Leases {
-		if l.Term < cut {
+		if l.Term < cut && !keep[l.Term] {
 			c.Leases++
 			continue
 		}
@@ -101,7 +163,7 @@ func (t *TabletRaft) compactBelow(cut int64) {
 		}
 	}
 	for k := range t.waitRow {
-		if k.term < cut {
+		if k.term < cut && !keep[k.term] {
 			delete(t.waitRow, k)
 		}
 	}
@@ -144,17 +206,24 @@ func (t *TabletRaft) compactBelow(cut int64) {
 	t.masterOpen = open
 }
 
-// dropTerms drops tablet's writes and dump leases of the terms below cut
-// and returns how many writes went.
-func (s *State) dropTerms(tablet string, cut int64) int {
-	for term := range s.leases[tablet] {
-		if term < cut {
-			delete(s.leases[tablet], term)
+// dropTerms drops tablet's writes and dump leases of the terms below cut,
+// but for the dump leases that end at or after live, and returns how many
+// writes went and the terms below cut whose dump lease it kept.
+func (s *State) dropTerms(tablet string, cut, live int64) (int, []int64) {
+	var kept []int64
+	for term, l := range s.leases[tablet] {
+		if term >= cut {
+			continue
 		}
+		if l.Expiry.Point() && int64(l.Expiry.Physical) >= live {
+			kept = append(kept, term)
+			continue
+		}
+		delete(s.leases[tablet], term)
 	}
 	tw := s.writes[tablet]
 	if tw == nil {
-		return 0
+		return 0, kept
 	}
 	n := 0
 	for k, ws := range tw.by {
@@ -163,5 +232,5 @@ func (s *State) dropTerms(tablet string, cut int64) int {
 			delete(tw.by, k)
 		}
 	}
-	return n
+	return n, kept
 }

@@ -25,7 +25,7 @@ func TestHeapDoesNotGrowWithInput(t *testing.T) {
 		o := synth.Realistic("yb", size, 7)
 		o.RaftShare = 0.3
 		st, _, n := foldSynthWith(t, o, func(st *ybstate.State) {
-			st.SetCompaction(ybstate.Compaction{KeepTerms: 4, Before: func(*ybstate.TabletRaft) {}})
+			st.SetCompaction(ybstate.Compaction{KeepTerms: 4, Before: func(*ybstate.TabletRaft, int64) {}})
 		})
 		h := heapAfter()
 		runtime.KeepAlive(st)
@@ -48,7 +48,7 @@ func TestCompactionKeepsLatestTerms(t *testing.T) {
 	o.Tablets, o.RaftShare, o.Incidents = 2, 0.3, 0
 	var seen []int64
 	st, _, _ := foldSynthWith(t, o, func(st *ybstate.State) {
-		st.SetCompaction(ybstate.Compaction{KeepTerms: 8, Before: func(tr *ybstate.TabletRaft) {
+		st.SetCompaction(ybstate.Compaction{KeepTerms: 8, Before: func(tr *ybstate.TabletRaft, _ int64) {
 			seen = append(seen, tr.Terms()[0])
 		}})
 	})

@@ -37,7 +37,7 @@ type Raft struct {
 	tablets    map[string]*TabletRaft
 	rows       *rowBudget
 	compaction Compaction
-	onDrop     func(tablet string, cut int64) int
+	onDrop     func(tablet string, cut, live int64) (int, []int64)
 }
 
 // NewRaft returns an empty view.

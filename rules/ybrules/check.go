@@ -32,6 +32,11 @@ func (p *Pack) checkFailed(r *ybstate.Replica, ev *yb.CheckFailed) {
 			if pr := m.Propagated; pr.Set && atOrBelow(ev.Left, pr.HT) {
 				f.Origin = rules.Confirmed
 				f.Evidence = append(f.Evidence, cite(pr.From))
+				if !sameHT(pr.HT, ev.Right) {
+					// The bound stated is the check's; the replay's own
+					// value is stated with its own line.
+					f.Facts["replayed_value"], f.Facts["replayed_from"] = pr.HT.String(), pr.From.Pos.String()
+				}
 			}
 		} else {
 			f.Message = "op hybrid time at or below the propagated safe time: " + clip(expr)

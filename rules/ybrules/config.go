@@ -423,11 +423,29 @@ func (p *Pack) checkBusy(c *ybstate.Configs) {
 		if len(tablets) == 1 {
 			f.Subject.Tablet = tablets[0]
 		}
+		// At most maxDuplicateEvidence lines, in order: the first and the
+		// last (the span is theirs), the first of each tablet and of each
+		// source the facts name, then the others from the start.
+		pick := map[int]bool{0: true, len(bs) - 1: true}
+		tabSeen, srcSeen := map[string]bool{}, map[string]bool{}
 		for i, b := range bs {
-			if i == maxDuplicateEvidence {
+			if len(pick) >= maxDuplicateEvidence {
 				break
 			}
-			f.Evidence = append(f.Evidence, citeMark(&b.At))
+			if !tabSeen[b.Tablet] {
+				tabSeen[b.Tablet], pick[i] = true, true
+			}
+			if b.From != "" && !srcSeen[b.From] {
+				srcSeen[b.From], pick[i] = true, true
+			}
+		}
+		for i := 0; i < len(bs) && len(pick) < maxDuplicateEvidence; i++ {
+			pick[i] = true
+		}
+		for i := range bs {
+			if pick[i] {
+				f.Evidence = append(f.Evidence, citeMark(&bs[i].At))
+			}
 		}
 		span := ""
 		first, last := bs[0].At, bs[len(bs)-1].At

@@ -240,10 +240,17 @@ func (p *Pack) checkTooLow(r *ybstate.Replica, ev *yb.HTTooLow) {
 		}
 	}
 	type hit struct {
-		name     string
-		value    ybval.HybridTime
+		name  string
+		value ybval.HybridTime
+		// printed is set when the block printed this bound; unread when
+		// its number could not be read.
+		printed  bool
+		unread   bool
 		reported bool
 		derived  bool
+		// replayed is the value the replayed state holds for the bound
+		// and the line that set it, when the replay re-derived it.
+		replayed ybstate.HT
 		evidence []rules.Evidence
 		what     string
 	}
@@ -264,30 +271,43 @@ func (p *Pack) checkTooLow(r *ybstate.Replica, ev *yb.HTTooLow) {
 	for _, name := range []string{yb.BoundWithLease, yb.BoundWithoutLease, yb.BoundForFollower, yb.BoundPropagated, yb.BoundLastRepl, yb.BoundLastInQueue} {
 		h := hit{name: name, what: whats[name], value: ybval.Unread}
 		if b := ev.Bound(name); b != nil {
+			h.printed, h.unread = true, !b.Value.Known()
+			if !h.unread {
+				h.value = b.Value
+			}
 			h.reported = (b.Judged && b.Violated) || (!b.Judged && b.HasDiff && b.PhysDiff < 0) ||
 				(b.Judged && atOrBelow(ev.HT, b.Value))
 			if h.reported {
-				h.value = b.Value
 				h.evidence = append(h.evidence, rules.Evidence{Source: ev.Pos.Source, Line: b.Line, Text: b.Text})
 				if b.VerdictLine > 0 && b.VerdictLine != b.Line {
 					h.evidence = append(h.evidence, rules.Evidence{Source: ev.Pos.Source, Line: b.VerdictLine, Text: b.VerdictText})
 				}
 			}
 		}
+		// A bound the block printed is stated as printed (or unread); the
+		// replayed value stands as the value only where the block did not
+		// print the bound, so a value is never stated beside a line that
+		// prints another.
 		if s := state[name]; s != nil && s.Set && atOrBelow(ev.HT, s.HT) {
-			h.derived = true
-			if !h.value.Known() {
-				h.value = s.HT
-			}
-			h.evidence = append(h.evidence, cite(s.From))
+			h.derived, h.replayed = true, *s
 		}
 		if name == yb.BoundLastInQueue && len(m.Queue) > 0 && atOrBelow(ev.HT, m.Queue[len(m.Queue)-1].HT) {
 			back := m.Queue[len(m.Queue)-1]
-			h.derived = true
-			if !h.value.Known() {
-				h.value = back.HT
+			h.derived, h.replayed = true, ybstate.HT{HT: back.HT, Set: true, From: back.From}
+		}
+		if h.derived && h.printed && !h.unread && !atOrBelow(ev.HT, h.value) {
+			// The number the block printed puts the op above this bound:
+			// the replay missed a line, and the printed number stands.
+			h.derived = false
+		}
+		if h.derived {
+			if !h.printed {
+				h.value = h.replayed.HT
+			} else if b := ev.Bound(name); !h.reported && !h.unread {
+				// The value stated is the one the block printed: cite it.
+				h.evidence = append(h.evidence, rules.Evidence{Source: ev.Pos.Source, Line: b.Line, Text: b.Text})
 			}
-			h.evidence = append(h.evidence, cite(back.From))
+			h.evidence = append(h.evidence, cite(h.replayed.From))
 		}
 		if h.reported || h.derived {
 			hits = append(hits, h)
@@ -302,8 +322,12 @@ func (p *Pack) checkTooLow(r *ybstate.Replica, ev *yb.HTTooLow) {
 		{QueueOrder, map[string]bool{yb.BoundLastInQueue: true}},
 	}
 	for _, g := range groups {
+		// The bound stated is the first whose printed number read (or
+		// that the block did not print and the replay derived); a bound
+		// that did not read is named as such, never given another line's
+		// value.
 		var first *hit
-		var also []string
+		var also, unread []string
 		derived := false
 		evidence := []rules.Evidence{rules.Cite(ev)}
 		for i := range hits {
@@ -312,23 +336,38 @@ func (p *Pack) checkTooLow(r *ybstate.Replica, ev *yb.HTTooLow) {
 				continue
 			}
 			derived = derived || h.derived
-			if first == nil {
+			if h.unread {
+				unread = append(unread, h.name)
+			}
+			if first == nil || (first.unread && !h.unread) {
 				first = h
-			} else {
-				also = append(also, h.name)
 			}
 			evidence = appendNew(evidence, h.evidence...)
 		}
 		if first == nil {
 			continue
 		}
+		for i := range hits {
+			if h := &hits[i]; g.names[h.name] && h != first {
+				also = append(also, h.name)
+			}
+		}
 		// The FATAL is the database's own report; it is confirmed only
-		// when the replay re-derived a bound from numbers it read.
+		// when the replay re-derived a bound and the bound stated was
+		// read: a printed bound that did not read is mvcc.cc's word
+		// alone, whatever the replay holds for it.
 		origin := rules.Reported
-		if derived {
+		if derived && !first.unread {
 			origin = rules.Confirmed
 		}
 		facts := htFacts(ev.HT, ev.Op, ev.HasOp, first.name, first.value)
+		if len(unread) > 0 {
+			facts["unread_bounds"] = joinNames(unread)
+		}
+		if first.derived && (first.unread || !sameHT(first.value, first.replayed.HT)) {
+			facts["replayed_value"] = first.replayed.HT.String()
+			facts["replayed_from"] = first.replayed.From.Pos.String()
+		}
 		if len(also) > 0 {
 			facts["also_violated"] = joinNames(also)
 		}
@@ -345,6 +384,13 @@ func (p *Pack) checkTooLow(r *ybstate.Replica, ev *yb.HTTooLow) {
 				facts["printed_physical_diff"] = fmt.Sprint(b.PhysDiff)
 			}
 			what += ")"
+			if first.derived {
+				what += fmt.Sprintf("; the replayed state has it at %s (%s), %s the op",
+					first.replayed.HT, first.replayed.From.Pos, aboveOp(ev.HT, first.replayed.HT))
+			}
+		}
+		if first.value.Known() && len(unread) > 0 {
+			what += fmt.Sprintf(" (mvcc.cc also marked %s violated; its printed value could not be read)", joinNames(unread))
 		}
 		p.add(rules.Finding{
 			Rule: g.rule, Severity: sev, Origin: origin, Subject: subject(r),
@@ -360,6 +406,21 @@ func (p *Pack) checkTooLow(r *ybstate.Replica, ev *yb.HTTooLow) {
 		leaderSide := r.LeaderTerm == ev.Op.Term
 		p.checkOverlap(r, leaderSide, ev.Op, ev.HT, rules.Derived, rules.Cite(ev))
 	}
+}
+
+// sameHT reports whether a and b are the same read hybrid time.
+func sameHT(a, b ybval.HybridTime) bool {
+	c, ok := a.CompareOK(b)
+	return ok && c == 0
+}
+
+// aboveOp says where a replayed bound b stands against the op's hybrid
+// time a: "77902 us above" or "at or above".
+func aboveOp(a, b ybval.HybridTime) string {
+	if d, ok := a.PhysicalDiffOK(b); ok && d < 0 {
+		return fmt.Sprintf("%d us above", -d)
+	}
+	return "at or above"
 }
 
 // tooLowFacts adds what every finding of a `hybrid time too low` block

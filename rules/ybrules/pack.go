@@ -3,6 +3,7 @@ package ybrules
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/logsleuth/logsleuth/grammar/ybval"
 	"github.com/logsleuth/logsleuth/parse"
@@ -27,7 +28,25 @@ type Pack struct {
 	// fatalDumps holds, per source, an MVCC dump a FATAL printed whose
 	// assertion is not read yet (fatal_dump.go).
 	fatalDumps map[string]fatalDump
+
+	// What the whole-timeline Raft rules keep between judgments of a
+	// tablet (at each compaction, then at the end): the revocation
+	// findings by revoker and holder, the leaders judged for a replicated
+	// lease, the election runs still open, the lease-overlap findings
+	// still to be matched with a NO_OP, and the keys those rules have
+	// reported (judging a tablet again finds them again).
+	revoked    map[string]int
+	pastDone   map[string]bool
+	stormMemo  map[string]*stormCarry
+	overlaps   map[string][]int
+	judging    bool
+	judgedKeys map[onceKey]bool
 }
+
+// DefaultKeepTerms is how many of a tablet's latest terms the replayed
+// state keeps in full: a leader cut off by a partition comes back within
+// a few terms, and the older ones are judged before they go.
+const DefaultKeepTerms = 16
 
 type onceKey struct {
 	rule string
@@ -39,7 +58,25 @@ type onceKey struct {
 
 // New returns a pack with empty state.
 func New() *Pack {
-	return &Pack{st: ybstate.New(), once: map[onceKey]int{}}
+	p := &Pack{st: ybstate.New(), once: map[onceKey]int{},
+		revoked: map[string]int{}, pastDone: map[string]bool{}, stormMemo: map[string]*stormCarry{},
+		overlaps: map[string][]int{}, judgedKeys: map[onceKey]bool{}}
+	p.KeepTerms(DefaultKeepTerms)
+	return p
+}
+
+// KeepTerms sets how many of a tablet's latest terms the state keeps in
+// full before the older ones are judged and compacted; 0 keeps every
+// term (memory then grows with the log).
+func (p *Pack) KeepTerms(n int64) {
+	if n <= 0 {
+		p.st.SetCompaction(ybstate.Compaction{})
+		return
+	}
+	// A lease that ended within twice the clock-skew grace of the latest
+	// line can still be found running by a later one from another host.
+	p.st.SetCompaction(ybstate.Compaction{KeepTerms: n, Before: p.judgeOld,
+		Slack: func() time.Duration { return 2 * p.skew.grace() }})
 }
 
 // Rules implements rules.Pack.
@@ -82,14 +119,18 @@ func (p *Pack) Observe(e parse.Event) {
 	case *yb.CheckFailed:
 		p.checkFailed(r, ev)
 	case *yb.OpSequence:
+		// Confirmed when the replay's last op is the one the line names
+		// (both read); the line that added it is cited beside.
 		origin := rules.Reported
-		if r.Mvcc.HasLastOp && r.Mvcc.LastOp == ev.Prev {
+		evidence := []rules.Evidence{rules.Cite(ev)}
+		if r.Mvcc.HasLastOp && ev.Prev.Known() && r.Mvcc.LastOp == ev.Prev {
 			origin = rules.Confirmed
+			evidence = appendNew(evidence, cite(r.Mvcc.LastOpFrom))
 		}
 		p.add(rules.Finding{
 			Rule: QueueOrder, Severity: rules.Error, Origin: origin, Subject: subject(r),
 			Message:  fmt.Sprintf("op id %s added after %s: op ids must increase", ev.Next, ev.Prev),
-			Evidence: []rules.Evidence{rules.Cite(ev)},
+			Evidence: evidence,
 			Facts:    map[string]string{"previous_op_id": ev.Prev.String(), "next_op_id": ev.Next.String()},
 		}, r)
 	case *yb.FollowerSafeTimeBack:
@@ -147,6 +188,10 @@ func (p *Pack) addIn(d *yb.MvccDump, kind string, f rules.Finding, r *ybstate.Re
 }
 
 func (p *Pack) addKeyed(k onceKey, f rules.Finding, r *ybstate.Replica) {
+	if p.judging && p.judgedKeys[k] {
+		// The same line judged again after a compaction.
+		return
+	}
 	if i, ok := p.once[k]; ok {
 		prev := &p.findings[i]
 		if prev.Facts == nil {
@@ -159,6 +204,12 @@ func (p *Pack) addKeyed(k onceKey, f rules.Finding, r *ybstate.Replica) {
 	}
 	if r != nil {
 		f.State = r.Lines()
+	}
+	if p.judging {
+		p.judgedKeys[k] = true
+	}
+	if f.Rule == LeaseOverlap && f.Subject.Tablet != "" {
+		p.overlaps[f.Subject.Tablet] = append(p.overlaps[f.Subject.Tablet], len(p.findings))
 	}
 	p.once[k] = len(p.findings)
 	p.findings = append(p.findings, f)

@@ -157,35 +157,56 @@ func (p *Pack) checkRaft(r *ybstate.Replica, e yb.Event, st ybstate.Step) {
 // finishRaft runs the Raft rules that need the whole timeline: a lease is
 // often proved still running only by lines logged after the revocation
 // (the cut-off leader logs its step-down when it hears of the new term).
+// What compaction dropped was judged before it went (judgeOld); this
+// judges what the tablets still hold.
 func (p *Pack) finishRaft() {
 	raft := p.st.Raft()
 	for _, tablet := range raft.Tablets() {
-		t := raft.Tablet(tablet)
-		p.earlyRevocations(t)
-		p.replicatedPast(t)
-		p.storms(t)
-		p.writeOverlaps(t)
-		p.noteNoOps(t)
+		p.judgeTablet(raft.Tablet(tablet), -1)
 	}
+}
+
+// judgeOld is the compaction hook: the tablet's terms below cut are about
+// to go, so the rules finishRaft runs judge them now, with the tablet as
+// it stands. A finding made again later is the same finding (each rule
+// keeps one per line), so nothing is reported twice.
+func (p *Pack) judgeOld(t *ybstate.TabletRaft, cut int64) {
+	p.judgeTablet(t, cut)
+}
+
+// judgeTablet runs the whole-timeline Raft rules on t; cut is the
+// compaction's (the terms below it go next), or -1 at the end of the logs.
+func (p *Pack) judgeTablet(t *ybstate.TabletRaft, cut int64) {
+	p.judging = true
+	defer func() { p.judging = false }()
+	p.earlyRevocations(t)
+	p.replicatedPast(t)
+	p.storms(t, cut)
+	p.writeOverlaps(t)
+	p.noteNoOps(t)
 }
 
 // noteNoOps completes the lease-overlap findings whose op is a leader's
 // NO_OP with that leader's line: the op an old leader refused under its
 // lease is often the new leader's first, sent from another host.
 func (p *Pack) noteNoOps(t *ybstate.TabletRaft) {
-	for i := range p.findings {
+	open := p.overlaps[t.Tablet][:0]
+	for _, i := range p.overlaps[t.Tablet] {
 		f := &p.findings[i]
-		if f.Rule != LeaseOverlap || f.Subject.Tablet != t.Tablet || f.Facts["noop_leader"] != "" {
-			continue
-		}
 		n, ok := t.NoOps[f.Facts["op_id"]]
 		if !ok {
+			open = append(open, i)
 			continue
 		}
 		f.Facts["noop_leader"] = n.Leader
 		f.Facts["noop_line"] = n.From.Pos.String()
 		f.Message += fmt.Sprintf("; op %s is the NO_OP the term-%d leader %s sent (%s)", n.Op, n.Op.Term, n.Leader, n.From.Pos)
 		f.Evidence = appendNew(f.Evidence, cite(n.From))
+	}
+	if len(open) == 0 {
+		delete(p.overlaps, t.Tablet)
+	} else {
+		p.overlaps[t.Tablet] = open
 	}
 }
 
@@ -265,7 +286,7 @@ func (p *Pack) leaseList(t *ybstate.TabletRaft) []heldLease {
 // shows.
 func (p *Pack) earlyRevocations(t *ybstate.TabletRaft) {
 	leases := p.leasesOf(t)
-	reported := map[string]int{}
+	reported := p.revoked
 	for i := range t.Revocations {
 		rv := &t.Revocations[i]
 		if !rv.Timed || rv.ByTerm < 0 {
@@ -379,28 +400,96 @@ func better(a, b *heldLease) bool {
 }
 
 // storms flags runs of election attempts, each within stormGap of the one
-// before, of at least stormMinAttempts.
-func (p *Pack) storms(t *ybstate.TabletRaft) {
-	var timed []ybstate.Attempt
+// before, of at least stormMinAttempts. With cut >= 0 the attempts of the
+// terms below cut are about to go: every run but the last is closed and
+// judged for good, and the last run's old attempts (and the leaders
+// elected inside it) are carried to the next judgment.
+func (p *Pack) storms(t *ybstate.TabletRaft, cut int64) {
+	memo := p.stormMemo[t.Tablet]
+	if memo == nil {
+		memo = &stormCarry{}
+	}
+	timed := append([]ybstate.Attempt(nil), memo.attempts...)
 	for _, a := range t.Attempts {
-		if a.Timed {
+		if a.Timed && a.At.After(memo.closed) {
 			timed = append(timed, a)
 		}
 	}
 	sort.SliceStable(timed, func(i, j int) bool { return timed[i].At.Before(timed[j].At) })
+	// Leaders by term and peer: a term compaction kept (its lease still
+	// ran) is both carried and still held.
+	elected := map[leaderKey]time.Time{}
+	for k, at := range memo.leaders {
+		elected[k] = at
+	}
+	for _, term := range t.Terms() {
+		for _, l := range t.Leaders(term) {
+			if l.Timed {
+				elected[leaderKey{term, l.Peer}] = l.At
+			}
+		}
+	}
+	leaders := make([]time.Time, 0, len(elected))
+	for _, at := range elected {
+		leaders = append(leaders, at)
+	}
+	sort.Slice(leaders, func(i, j int) bool { return leaders[i].Before(leaders[j]) })
 	start := 0
 	for i := 1; i <= len(timed); i++ {
 		if i < len(timed) && timed[i].At.Sub(timed[i-1].At) <= stormGap {
 			continue
 		}
+		if cut >= 0 && i == len(timed) {
+			break
+		}
 		if run := timed[start:i]; len(run) >= stormMinAttempts {
-			p.storm(t, run)
+			p.storm(t, run, leaders)
 		}
 		start = i
 	}
+	if cut < 0 {
+		delete(p.stormMemo, t.Tablet)
+		return
+	}
+	// Carry the open run's attempts of the terms about to go.
+	next := &stormCarry{closed: memo.closed}
+	if start > 0 {
+		next.closed = timed[start-1].At
+	}
+	for _, a := range timed[start:] {
+		if a.Term >= 0 && a.Term < cut {
+			next.attempts = append(next.attempts, a)
+		}
+	}
+	if len(timed) > start {
+		from := timed[start].At
+		for k, at := range elected {
+			if k.term < cut && !at.Before(from) {
+				if next.leaders == nil {
+					next.leaders = map[leaderKey]time.Time{}
+				}
+				next.leaders[k] = at
+			}
+		}
+	}
+	p.stormMemo[t.Tablet] = next
 }
 
-func (p *Pack) storm(t *ybstate.TabletRaft, run []ybstate.Attempt) {
+// stormCarry is what storms keeps of a tablet across a compaction: the
+// open run's attempts whose terms went, the times leaders of those terms
+// were elected inside it, and the end of the last run judged for good.
+type stormCarry struct {
+	attempts []ybstate.Attempt
+	leaders  map[leaderKey]time.Time
+	closed   time.Time
+}
+
+type leaderKey struct {
+	term int64
+	peer string
+}
+
+func (p *Pack) storm(t *ybstate.TabletRaft, run []ybstate.Attempt, elected []time.Time) {
 	first, last := run[0], run[len(run)-1]
 	peers := map[string]int{}
 	lo, hi := int64(-1), int64(-1)
@@ -413,7 +502,28 @@ func (p *Pack) storm(t *ybstate.TabletRaft, run []ybstate.Attempt) {
 		if a.Term > hi {
 			hi = a.Term
 		}
-		if len(ev) < 10 {
+	}
+	// At most ten lines, in order: the first and last attempts and those
+	// that started the lowest and highest terms (the facts state them),
+	// then the others from the start.
+	pick := map[int]bool{0: true, len(run) - 1: true}
+	for i, a := range run {
+		if a.Term == lo {
+			pick[i] = true
+			break
+		}
+	}
+	for i := len(run) - 1; i >= 0; i-- {
+		if run[i].Term == hi {
+			pick[i] = true
+			break
+		}
+	}
+	for i := 0; i < len(run) && len(pick) < 10; i++ {
+		pick[i] = true
+	}
+	for i, a := range run {
+		if pick[i] {
 			ev = append(ev, cite(a.From))
 		}
 	}
@@ -422,14 +532,9 @@ func (p *Pack) storm(t *ybstate.TabletRaft, run []ybstate.Attempt) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	leaders := 0
-	for _, term := range t.Terms() {
-		for _, l := range t.Leaders(term) {
-			if l.Timed && !l.At.Before(first.At) && !l.At.After(last.At) {
-				leaders++
-			}
-		}
-	}
+	from := sort.Search(len(elected), func(i int) bool { return !elected[i].Before(first.At) })
+	to := sort.Search(len(elected), func(i int) bool { return elected[i].After(last.At) })
+	leaders := to - from
 	terms := "unknown"
 	switch {
 	case lo >= 0 && lo == hi:

@@ -20,7 +20,7 @@ import (
 // moment must fall inside the earlier lease with its holder still leading.
 func (p *Pack) replicatedPast(t *ybstate.TabletRaft) {
 	leases := p.leasesOf(t)
-	done := map[string]bool{}
+	done := p.pastDone
 	// Ht leases first: the finding then cites the lease that binds writes.
 	order := make([]int, 0, len(leases))
 	for _, ht := range []bool{true, false} {
