@@ -4,7 +4,7 @@
 // joined), docker json-file records (with 16 KiB splits joined), Loki's
 // `logcli` jsonl and default output (newest first put back in time order),
 // `journalctl -o json`, short and short-iso, CI step logs, `grep -n`
-// output, `> `-quoted and `cat -n` numbered pastes, and any nesting of
+// and `rg -n --heading` output, `> `-quoted and `cat -n` numbered pastes, and any nesting of
 // these.
 //
 // The envelope is detected once per source from its first lines (Detect),
@@ -15,7 +15,8 @@
 // (the collection time, not the log's own) and the stream where the
 // collector names it. The position of a line stays the envelope line's
 // own, the line a user can open in the file they hold, except in a
-// listing that names each line's file and line (grep -rn): those are
+// listing that names each line's file and line (grep -rn, rg --heading):
+// those are
 // cited, and the caller reads each file apart, as it does each stream of
 // a Loki listing of several and a container's stdout beside its stderr.
 //

@@ -248,18 +248,23 @@ func FuzzStrip(f *testing.F) {
 		`{"__REALTIME_TIMESTAMP":"1696696740100000","MESSAGE":[73,49,48]}`,
 		`2023-10-07T16:39:00Z {app="yb"} x`,
 		"a.log:12:x", "> > x", "    12\tx", "Oct  7 16:39:00 n u[1]: x",
+		"a.log\n12:x\n--\n14-x\n\nb.log\n3:x",
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		env := Detect([][]byte{[]byte(s), []byte(s)})
+		// s twice, as a whole and as the lines it holds.
+		lines := append([][]byte{[]byte(s), []byte(s)}, bytes.Split([]byte(s), []byte("\n"))...)
+		env := Detect(lines)
 		if env == nil {
 			return
 		}
 		var sc Scratch
-		in := env.Strip([]byte(s), &sc)
-		if len(in.Text) > len(s) {
-			t.Fatalf("inner %q longer than %q", in.Text, s)
+		for _, line := range lines {
+			in := env.Strip(line, &sc)
+			if len(in.Text) > len(line) {
+				t.Fatalf("inner %q longer than %q", in.Text, line)
+			}
 		}
 	})
 }
@@ -388,4 +393,61 @@ func TestReorderVotesPerStream(t *testing.T) {
 	fwd, back := v.total()
 	assert.Equal(t, 2, fwd)
 	assert.Equal(t, 0, back)
+}
+
+// rg -n --heading (ripgrep's output on a terminal, and with --heading
+// in a pipe): each file's name on a line of its own, its lines numbered
+// under it, `--` between groups of context and a blank line between
+// files. Each line is cited at the file and line rg names.
+func TestRipgrepHeading(t *testing.T) {
+	listing := "logs/node-1/yb-tserver.INFO\n" +
+		"12:" + glog + "\n" +
+		"13-" + glog + "\n" +
+		"--\n" +
+		"40:" + glog + "\n" +
+		"\n" +
+		"logs/node-2/yb-tserver.INFO\n" +
+		"7:" + glog
+	lines := strings.Split(listing, "\n")
+	env := Detect(bytesLines(lines))
+	require.NotNil(t, env)
+	assert.Equal(t, "rg --heading", env.String())
+	assert.True(t, env.Splits())
+	var s Scratch
+	type cite struct {
+		src  string
+		num  int
+		line bool
+	}
+	var got []cite
+	for _, l := range lines {
+		in := env.Strip([]byte(l), &s)
+		assert.True(t, in.Wrapped, l)
+		if in.NoLine {
+			got = append(got, cite{})
+			continue
+		}
+		assert.Equal(t, glog, string(in.Text))
+		got = append(got, cite{string(in.Source), in.Num, true})
+	}
+	assert.Equal(t, []cite{{}, {"logs/node-1/yb-tserver.INFO", 12, true}, {"logs/node-1/yb-tserver.INFO", 13, true}, {},
+		{"logs/node-1/yb-tserver.INFO", 40, true}, {}, {}, {"logs/node-2/yb-tserver.INFO", 7, true}}, got)
+
+	// The lines inside are looked into as well: rg over CRI node files.
+	env = detect(t, "pods/ts-0/0.log\n1:2023-10-07T16:39:00.1Z stderr F "+glog+"\n2:2023-10-07T16:39:00.2Z stderr F "+glog)
+	assert.Equal(t, "rg --heading > CRI (kubelet node log)", env.String())
+
+	// Without a heading first, numbered lines are grep -n's (rg -n on one
+	// file), and a plain log is not a listing.
+	assert.Equal(t, "grep -n", detect(t, "12:"+glog+"\n13:"+glog).String())
+	assert.Nil(t, detect(t, glog+"\n"+glog))
+	assert.Nil(t, detect(t, "Starting\n"+glog+"\n"+glog), "a one-word line over lines that are not numbered is no heading")
+}
+
+func bytesLines(lines []string) [][]byte {
+	out := make([][]byte, len(lines))
+	for i, l := range lines {
+		out[i] = []byte(l)
+	}
+	return out
 }

@@ -216,6 +216,11 @@ var wrappers = []wrapper{
 	})},
 	{name: "grep-n", wrap: each(func(i int, l string) string { return fmt.Sprintf("%d:%s", i+1, l) })},
 	{name: "grep-rn", wrap: each(func(i int, l string) string { return fmt.Sprintf("logs/node-1/%s:%d:%s", grepName, i+1, l) }), cites: true},
+	// rg -n --heading: the file's name above its numbered lines.
+	{name: "rg-heading", wrap: func(lines []string) ([]string, []int) {
+		out, num := each(func(i int, l string) string { return fmt.Sprintf("%d:%s", i+1, l) })(lines)
+		return append([]string{"logs/node-1/" + grepName}, out...), shift(num, 1)
+	}, cites: true},
 	{name: "grep-n-cri", wrap: each(func(i int, l string) string {
 		return fmt.Sprintf("%d:%s stderr F %s", i+1, collected(i).Format(time.RFC3339Nano), l)
 	})},
@@ -414,9 +419,9 @@ func TestBrokenRecordIsADiagnostic(t *testing.T) {
 	assert.Contains(t, r.stdout, "2 findings (2 errors) in 1 source")
 }
 
-// A grep -rn listing over a scenario's logs is read as those logs: each
-// file's lines apart, cited at the file and line grep names, merged by
-// time across the files as if they had been given apart.
+// A grep -rn or rg --heading listing over a scenario's logs is read as
+// those logs: each file's lines apart, cited at the file and line the
+// listing names, merged by time across the files as if given apart.
 func TestGrepListingOfSeveralFiles(t *testing.T) {
 	n := 0
 	for _, g := range sampleGroups(t) {
@@ -425,24 +430,40 @@ func TestGrepListingOfSeveralFiles(t *testing.T) {
 		}
 		n++
 		plain, code := findings(t, g, nil, false)
-		var out []string
-		for _, p := range g {
-			b, err := os.ReadFile(p)
-			require.NoError(t, err)
-			for i, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
-				sep := ":"
-				if i%3 == 1 {
-					sep = "-" // a context line
+		// grep -rn names the file on every line; rg -n --heading names it
+		// above the file's lines, a blank line between files.
+		for _, heading := range []bool{false, true} {
+			var out []string
+			for k, p := range g {
+				b, err := os.ReadFile(p)
+				require.NoError(t, err)
+				if heading {
+					if k > 0 {
+						out = append(out, "")
+					}
+					out = append(out, p)
 				}
-				out = append(out, fmt.Sprintf("%s%s%d%s%s", p, sep, i+1, sep, l))
+				for i, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+					sep := ":"
+					if i%3 == 1 {
+						sep = "-" // a context line
+					}
+					if heading {
+						out = append(out, fmt.Sprintf("%d%s%s", i+1, sep, l))
+					} else {
+						out = append(out, fmt.Sprintf("%s%s%d%s%s", p, sep, i+1, sep, l))
+					}
+				}
+				if !heading {
+					out = append(out, "--")
+				}
 			}
-			out = append(out, "--")
+			listing := filepath.Join(t.TempDir(), "grep.out")
+			require.NoError(t, os.WriteFile(listing, []byte(strings.Join(out, "\n")+"\n"), 0o644))
+			got, gotCode := findings(t, []string{listing}, nil, false)
+			assert.Equal(t, plain, got, "%s, heading %v", g[0], heading)
+			assert.Equal(t, code, gotCode, "%s, heading %v", g[0], heading)
 		}
-		listing := filepath.Join(t.TempDir(), "grep.out")
-		require.NoError(t, os.WriteFile(listing, []byte(strings.Join(out, "\n")+"\n"), 0o644))
-		got, gotCode := findings(t, []string{listing}, nil, false)
-		assert.Equal(t, plain, got, g[0])
-		assert.Equal(t, code, gotCode, g[0])
 	}
 	assert.Greater(t, n, 5)
 }
