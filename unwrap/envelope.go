@@ -578,7 +578,7 @@ func stripDocker(_ *layer, line []byte, s *Scratch) (Inner, bool) {
 	}
 	body := logv[1 : len(logv)-1]
 	// Nearly every record's only escape is its closing newline.
-	if i := bytes.IndexByte(body, '\\'); i == len(body)-2 && body[i+1] == 'n' {
+	if i := bytes.IndexByte(body, '\\'); i >= 0 && i == len(body)-2 && body[i+1] == 'n' {
 		in.Text = body[:i]
 	} else if in.Text, err = stringField(logv, &s.Buf); err != nil {
 		return Inner{Text: line, Err: err}, true
@@ -629,7 +629,7 @@ func dockerFast(line []byte, s *Scratch) (Inner, bool) {
 	}
 	in.Nanos = t
 	body := logv[1 : len(logv)-1]
-	if i := bytes.IndexByte(body, '\\'); i == len(body)-2 && body[i+1] == 'n' {
+	if i := bytes.IndexByte(body, '\\'); i >= 0 && i == len(body)-2 && body[i+1] == 'n' {
 		in.Text = body[:i]
 	} else {
 		if in.Text, err = stringField(logv, &s.Buf); err != nil {

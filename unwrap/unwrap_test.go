@@ -451,3 +451,17 @@ func bytesLines(lines []string) [][]byte {
 	}
 	return out
 }
+
+// A docker record of one byte with no newline (the tail of a line split
+// at 16 KiB) is a partial line, not a line cut short.
+func TestDockerOneByteRecord(t *testing.T) {
+	line := `{"log":"n","stream":"stdout","time":"2023-10-07T16:39:00Z"}`
+	env := detect(t, line+"\n"+line)
+	require.NotNil(t, env)
+	for _, l := range []string{line, `{"time":"2023-10-07T16:39:00Z","log":"n","stream":"stdout"}`} {
+		in := strip(env, l)
+		assert.Equal(t, "n", string(in.Text), l)
+		assert.True(t, in.Partial, l)
+		assert.NoError(t, in.Err, l)
+	}
+}
