@@ -86,6 +86,10 @@ type layer struct {
 	// headed says an rg --heading listing's head opens with a file's
 	// heading and its numbered lines.
 	headed bool
+	// header is a Kibana CSV export's header row, and csvTime and csvMsg
+	// the columns of the time and the message.
+	header          []byte
+	csvTime, csvMsg int
 }
 
 // kinds is the table of envelopes, tried in this order: where two take
@@ -93,6 +97,7 @@ type layer struct {
 // specific comes first.
 var kinds = []*kind{
 	{name: "docker json-file", first: "{", strip: stripDocker},
+	{name: "Kibana CSV export", strip: stripKibana, learn: learnKibana, descends: true},
 	{name: "Loki jsonl (logcli -o jsonl)", first: "{", strip: stripLokiJSONL, descends: true, learn: learnStreams, multiline: true},
 	{name: "journald json (journalctl -o json)", first: "{", strip: stripJournalJSON, bytes: true, multiline: true},
 	{name: "CRI (kubelet node log)", first: "0123456789", strip: stripCRI},
@@ -268,6 +273,8 @@ type Scratch struct {
 	paths [][]byte
 	// heading is the file an rg --heading listing last named.
 	heading []byte
+	// csvOpen says a CSV row's quoted message goes on in the next line.
+	csvOpen bool
 }
 
 // Strip takes the envelope off one line. A line that does not start the

@@ -249,6 +249,7 @@ func FuzzStrip(f *testing.F) {
 		`2023-10-07T16:39:00Z {app="yb"} x`,
 		"a.log:12:x", "> > x", "    12\tx", "Oct  7 16:39:00 n u[1]: x",
 		"a.log\n12:x\n--\n14-x\n\nb.log\n3:x",
+		"\"@timestamp\",message\n\"Oct 7, 2023 @ 16:39:00.100\",\"a\nb\"\"\"\nc\"\nx,y",
 	} {
 		f.Add(s)
 	}
@@ -341,7 +342,7 @@ func TestReorderTiedTimesToldByTheLines(t *testing.T) {
 			r := &Reorder{}
 			assert.Equal(t, c.lines, reorderTied(r, reversed(c.lines)...))
 			assert.True(t, r.Reversed())
-			assert.Equal(t, "listed newest first (logcli without --forward): read in time order, last line first; the collector's times tie, told by "+c.told, r.Note())
+			assert.Equal(t, "listed newest first (logcli without --forward, a Kibana CSV export): read in time order, last line first; the collector's times tie, told by "+c.told, r.Note())
 
 			r = &Reorder{}
 			assert.Equal(t, c.lines, reorderTied(r, c.lines...))
@@ -464,4 +465,84 @@ func TestDockerOneByteRecord(t *testing.T) {
 		assert.True(t, in.Partial, l)
 		assert.NoError(t, in.Err, l)
 	}
+}
+
+// Kibana Discover's CSV export: a header row, then one row per document
+// newest first, values quoted where they hold more than letters and
+// digits (quotes doubled), a message of several lines over several lines
+// of the file, the time in Kibana's display format.
+func TestKibanaCSV(t *testing.T) {
+	const trace = "[2023-10-07T16:39:00,200][WARN ][o.e.i.s.IndexShard] [n1] failed \"recovery\""
+	lines := []string{
+		`"@timestamp","host.name",message`,
+		`"Oct 7, 2023 @ 16:39:00.200","es-1","` + strings.ReplaceAll(trace, `"`, `""`),
+		`java.lang.IllegalStateException: ""x"", y`,
+		"\tat org.elasticsearch.index.shard.IndexShard.recover(IndexShard.java:123)\"",
+		`"Oct 7, 2023 @ 16:39:00.100","es-1","` + strings.ReplaceAll(glog, `"`, `""`) + `"`,
+		`"Oct 7, 2023 @ 16:38:59.000",node2,plain`,
+	}
+	env := Detect(bytesLines(lines))
+	require.NotNil(t, env)
+	assert.Equal(t, "Kibana CSV export", env.String())
+	assert.True(t, env.MayDescend())
+	assert.False(t, env.Splits())
+	var s Scratch
+	var got []string
+	var nanos []int64
+	for _, l := range lines {
+		in := env.Strip([]byte(l), &s)
+		assert.True(t, in.Wrapped, l)
+		if in.NoLine {
+			got = append(got, "-")
+		} else {
+			got = append(got, string(in.Text))
+		}
+		nanos = append(nanos, in.Nanos)
+	}
+	assert.Equal(t, []string{"-", trace, `java.lang.IllegalStateException: "x", y`,
+		"\tat org.elasticsearch.index.shard.IndexShard.recover(IndexShard.java:123)", glog, "plain"}, got)
+	assert.Equal(t, []int64{0, ts("2023-10-07T16:39:00.2Z"), 0, 0, ts("2023-10-07T16:39:00.1Z"), ts("2023-10-07T16:38:59Z")}, nanos)
+
+	// The time column may come after the message, and the message column
+	// be log.original; a header without a message column is no export.
+	env = detect(t, "log.original,\"@timestamp\"\n\""+glog+"\",\"Oct 7, 2023 @ 16:39:00.100\"")
+	require.NotNil(t, env)
+	in := strip(env, "\""+glog+"\",\"Oct 7, 2023 @ 16:39:00.100\"")
+	assert.Equal(t, glog, string(in.Text))
+	assert.Equal(t, ts("2023-10-07T16:39:00.1Z"), in.Nanos)
+	assert.NotEqual(t, "Kibana CSV export", detect(t, "\"@timestamp\",host\n\"Oct 7, 2023 @ 16:39:00.100\",a").String())
+}
+
+// Newest first, a Kibana row's message of several lines keeps its lines
+// in order: the untimed lines go with the row's timed first line.
+func TestReorderKeepsARowsLines(t *testing.T) {
+	var r Reorder
+	var got []string
+	emit := func(l Line) { got = append(got, string(l.Text)) }
+	for i, l := range []Line{
+		{Nanos: 3, Text: []byte("c1")}, {Text: []byte("c2")}, {Text: []byte("c3")},
+		{Nanos: 2, Text: []byte("b")},
+		{Nanos: 1, Text: []byte("a1")}, {Text: []byte("a2")},
+	} {
+		l.Num = i + 1
+		r.Add(l, emit)
+	}
+	r.End(emit)
+	assert.True(t, r.Reversed())
+	assert.Equal(t, []string{"a1", "a2", "b", "c1", "c2", "c3"}, got)
+
+	// A row of many lines, in its own time order, does not outvote the
+	// rows' times: within a row, the order says nothing of the listing.
+	r, got = Reorder{}, nil
+	var want []string
+	r.Add(Line{Num: 1, Nanos: 2, Text: []byte("b")}, emit)
+	for i := 0; i < 20; i++ {
+		text := fmt.Sprintf("I1007 16:39:%02d.000000  5100 x.cc:1] row line", i)
+		r.Add(Line{Num: 2 + i, Text: []byte(text)}, emit)
+		want = append(want, text)
+	}
+	r.Add(Line{Num: 22, Nanos: 1, Text: []byte("a")}, emit)
+	r.End(emit)
+	assert.Equal(t, append([]string{"a", "b"}, want...), got)
+	assert.Contains(t, r.Note(), "told by the collector's times")
 }

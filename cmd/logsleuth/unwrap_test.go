@@ -221,6 +221,17 @@ var wrappers = []wrapper{
 		out, num := each(func(i int, l string) string { return fmt.Sprintf("%d:%s", i+1, l) })(lines)
 		return append([]string{"logs/node-1/" + grepName}, out...), shift(num, 1)
 	}, cites: true},
+	// Kibana Discover's CSV export, newest first as Discover sorts: a
+	// header row, the time in Kibana's display format.
+	{name: "kibana-csv", wrap: func(lines []string) ([]string, []int) {
+		out, num := newestFirst(each(func(i int, l string) string {
+			return kibanaValue(collected(i).Format("Jan 2, 2006 @ 15:04:05.000")) + ",yb-1," + kibanaValue(l)
+		}))(lines)
+		return append([]string{`"@timestamp","host.name",message`}, out...), shift(num, 1)
+	}, reversed: true},
+	// The same with each multi-line record one document: its indented
+	// and blank lines inside the quoted message of the row before.
+	{name: "kibana-csv-multiline", wrap: kibanaRows, reversed: true},
 	{name: "grep-n-cri", wrap: each(func(i int, l string) string {
 		return fmt.Sprintf("%d:%s stderr F %s", i+1, collected(i).Format(time.RFC3339Nano), l)
 	})},
@@ -232,6 +243,53 @@ var wrappers = []wrapper{
 // grepName is the file a grep-rn wrapper names: set to the plain file's
 // name while it wraps it.
 var grepName string
+
+// kibanaValue quotes a value the way Kibana's CSV export does: when it
+// holds anything but letters and digits, its quotes doubled.
+func kibanaValue(v string) string {
+	if regexp.MustCompile(`^[a-zA-Z0-9]*$`).MatchString(v) {
+		return v
+	}
+	return `"` + strings.ReplaceAll(v, `"`, `""`) + `"`
+}
+
+// kibanaRows writes a Kibana CSV export newest first, a line that is
+// indented or blank going on in the message of the document before.
+func kibanaRows(lines []string) ([]string, []int) {
+	var starts []int
+	for i, l := range lines {
+		if i == 0 || l != "" && l[0] != ' ' && l[0] != '\t' {
+			starts = append(starts, i)
+		}
+	}
+	out := []string{`"@timestamp","host.name",message`}
+	num := make([]int, len(lines))
+	for k := len(starts) - 1; k >= 0; k-- {
+		end := len(lines)
+		if k+1 < len(starts) {
+			end = starts[k+1]
+		}
+		doc := lines[starts[k]:end]
+		lead := kibanaValue(collected(starts[k]).Format("Jan 2, 2006 @ 15:04:05.000")) + ",yb-1,"
+		if len(doc) == 1 {
+			num[starts[k]] = len(out) + 1
+			out = append(out, lead+kibanaValue(doc[0]))
+			continue
+		}
+		for j, l := range doc {
+			row := strings.ReplaceAll(l, `"`, `""`)
+			if j == 0 {
+				row = lead + `"` + row
+			}
+			if j == len(doc)-1 {
+				row += `"`
+			}
+			num[starts[k]+j] = len(out) + 1
+			out = append(out, row)
+		}
+	}
+	return out, num
+}
 
 func lokiJSONL(i int, l string) string {
 	b, _ := json.Marshal(map[string]any{
