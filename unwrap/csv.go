@@ -11,7 +11,9 @@ import (
 // quote inside doubled (RFC 4180); a message of several lines runs over
 // several lines of the file inside its quotes. The time column is in
 // Kibana's display format, `Oct 7, 2023 @ 16:39:00.100` (no zone: read
-// as UTC), or RFC 3339 where the display format is set so.
+// as UTC), or RFC 3339 where the display format is set so. A value that
+// starts with =, +, - or @ has a `'` put before it (Kibana's
+// csv:escapeFormulaValues), taken off here.
 
 // csvTimeColumns and csvMessageColumns are the header names the time
 // and the log line are read from.
@@ -96,7 +98,7 @@ func learnKibana(l *layer, head [][]byte) {
 		return
 	}
 	var buf []byte
-	cols := csvFields(head[0], &buf)
+	cols := csvFields(bytes.TrimPrefix(head[0], csvBOM), &buf)
 	l.csvTime, l.csvMsg = -1, -1
 	for i, c := range cols {
 		for _, name := range csvTimeColumns {
@@ -154,7 +156,7 @@ func stripKibana(l *layer, line []byte, s *Scratch) (Inner, bool) {
 		}
 		switch {
 		case c == l.csvMsg:
-			in.Text, msg = csvValue(raw, open, &s.Buf), true
+			in.Text, msg = unformula(csvValue(raw, open, &s.Buf)), true
 			if open {
 				// The time must come first to be read.
 				s.csvOpen = timed
@@ -173,6 +175,20 @@ func stripKibana(l *layer, line []byte, s *Scratch) (Inner, bool) {
 		i = next + 1
 	}
 	return in, timed && msg
+}
+
+// csvBOM is the byte order mark Kibana can start an export with
+// (the reporting plugin's CSV_BOM_CHARS).
+var csvBOM = []byte("\ufeff")
+
+// unformula undoes Kibana's escape of a value a spreadsheet would take
+// for a formula (csv:escapeFormulaValues, on by default): a `'` before a
+// leading =, +, - or @.
+func unformula(v []byte) []byte {
+	if len(v) >= 2 && v[0] == '\'' && bytes.IndexByte([]byte("=+-@"), v[1]) >= 0 {
+		return v[1:]
+	}
+	return v
 }
 
 // kibanaLayout is Kibana's default dateFormat, MMM D, YYYY @ HH:mm:ss.SSS.

@@ -511,6 +511,14 @@ func TestKibanaCSV(t *testing.T) {
 	assert.Equal(t, glog, string(in.Text))
 	assert.Equal(t, ts("2023-10-07T16:39:00.1Z"), in.Nanos)
 	assert.NotEqual(t, "Kibana CSV export", detect(t, "\"@timestamp\",host\n\"Oct 7, 2023 @ 16:39:00.100\",a").String())
+
+	// A byte order mark before the header; a line that a spreadsheet
+	// would take for a formula has Kibana's `'` before it.
+	env = detect(t, "\ufeff\"@timestamp\",message\n\"Oct 7, 2023 @ 16:39:00.100\",\"'--> [cats][0] recovery done\"")
+	require.NotNil(t, env)
+	assert.True(t, strip(env, "\ufeff\"@timestamp\",message").NoLine)
+	assert.Equal(t, "--> [cats][0] recovery done", string(strip(env, "\"Oct 7, 2023 @ 16:39:00.100\",\"'--> [cats][0] recovery done\"").Text))
+	assert.Equal(t, "'quoted'", string(strip(env, "\"Oct 7, 2023 @ 16:39:00.100\",\"'quoted'\"").Text))
 }
 
 // Newest first, a Kibana row's message of several lines keeps its lines

@@ -225,7 +225,7 @@ var wrappers = []wrapper{
 	// header row, the time in Kibana's display format.
 	{name: "kibana-csv", wrap: func(lines []string) ([]string, []int) {
 		out, num := newestFirst(each(func(i int, l string) string {
-			return kibanaValue(collected(i).Format("Jan 2, 2006 @ 15:04:05.000")) + ",yb-1," + kibanaValue(l)
+			return kibanaValue(collected(i).Format("Jan 2, 2006 @ 15:04:05.000")) + ",yb-1," + kibanaValue(kibanaFormula(l))
 		}))(lines)
 		return append([]string{`"@timestamp","host.name",message`}, out...), shift(num, 1)
 	}, reversed: true},
@@ -273,12 +273,13 @@ func kibanaRows(lines []string) ([]string, []int) {
 		lead := kibanaValue(collected(starts[k]).Format("Jan 2, 2006 @ 15:04:05.000")) + ",yb-1,"
 		if len(doc) == 1 {
 			num[starts[k]] = len(out) + 1
-			out = append(out, lead+kibanaValue(doc[0]))
+			out = append(out, lead+kibanaValue(kibanaFormula(doc[0])))
 			continue
 		}
 		for j, l := range doc {
 			row := strings.ReplaceAll(l, `"`, `""`)
 			if j == 0 {
+				row = strings.ReplaceAll(kibanaFormula(l), `"`, `""`)
 				row = lead + `"` + row
 			}
 			if j == len(doc)-1 {
@@ -289,6 +290,15 @@ func kibanaRows(lines []string) ([]string, []int) {
 		}
 	}
 	return out, num
+}
+
+// kibanaFormula puts a `'` before a value a spreadsheet would read as a
+// formula, as Kibana's export does by default.
+func kibanaFormula(v string) string {
+	if v != "" && strings.ContainsRune("=+-@", rune(v[0])) {
+		return "'" + v
+	}
+	return v
 }
 
 func lokiJSONL(i int, l string) string {
