@@ -4,8 +4,9 @@
 // joined), docker json-file records (with 16 KiB splits joined), Loki's
 // `logcli` jsonl and default output (newest first put back in time order),
 // `journalctl -o json`, short and short-iso, CI step logs, `grep -n`
-// output, `> `-quoted and `cat -n` numbered pastes, and any nesting of
-// these.
+// and `rg -n --heading` output, Kibana Discover's CSV export (newest
+// first too), `> `-quoted and `cat -n` numbered pastes, and any nesting
+// of these.
 //
 // The envelope is detected once per source from its first lines (Detect),
 // then each line is stripped by the detected layers alone (Envelope.Strip):
@@ -15,14 +16,17 @@
 // (the collection time, not the log's own) and the stream where the
 // collector names it. The position of a line stays the envelope line's
 // own, the line a user can open in the file they hold, except in a
-// listing that names each line's file and line (grep -rn): those are
-// cited, and the caller reads each file apart, as it does each stream of
-// a Loki listing of several and a container's stdout beside its stderr.
+// listing that names each line's file and line (grep -rn, rg --heading):
+// those are cited, and the caller reads each file apart, as it does each
+// stream of a Loki listing of several and a container's stdout beside
+// its stderr.
 //
-// Whether a listing is newest first is told by the collector's times,
-// and where they tie (logcli prints whole seconds) by the lines' own
-// order: the database's timestamps, a glog file header, a numbered dump,
-// where a multi-line record starts; the note says which told it.
+// Whether a listing (Loki's, Kibana's) is newest first is told by the
+// collector's times, and where they tie (logcli prints whole seconds) by
+// the lines' own order: the database's timestamps, a glog file header, a
+// numbered dump, where a multi-line record starts; the note says which
+// told it. An untimed line (a Kibana row's message of several lines)
+// stays with the row before it, and its order does not vote.
 //
 // Strip is pure and safe from several goroutines; the two steps that need
 // state, joining partial lines (Joiner) and restoring the order of a

@@ -65,6 +65,9 @@ type kind struct {
 	// learn, when set, fills a layer's parameters from the head lines it
 	// took (grep's paths).
 	learn func(l *layer, head [][]byte)
+	// blanks says a blank line is the envelope's own (rg --heading's
+	// line between files), not a line of the log.
+	blanks bool
 }
 
 // layer is a kind as detected in one source.
@@ -80,6 +83,13 @@ type layer struct {
 	// not only what could be context lines (`2023-10-07 ...` reads as
 	// line 2023's context).
 	matches bool
+	// headed says an rg --heading listing's head opens with a file's
+	// heading and its numbered lines.
+	headed bool
+	// header is a Kibana CSV export's header row, and csvTime and csvMsg
+	// the columns of the time and the message.
+	header          []byte
+	csvTime, csvMsg int
 }
 
 // kinds is the table of envelopes, tried in this order: where two take
@@ -87,6 +97,7 @@ type layer struct {
 // specific comes first.
 var kinds = []*kind{
 	{name: "docker json-file", first: "{", strip: stripDocker},
+	{name: "Kibana CSV export", strip: stripKibana, learn: learnKibana, descends: true},
 	{name: "Loki jsonl (logcli -o jsonl)", first: "{", strip: stripLokiJSONL, descends: true, learn: learnStreams, multiline: true},
 	{name: "journald json (journalctl -o json)", first: "{", strip: stripJournalJSON, bytes: true, multiline: true},
 	{name: "CRI (kubelet node log)", first: "0123456789", strip: stripCRI},
@@ -95,6 +106,7 @@ var kinds = []*kind{
 	{name: "journald short-iso (journalctl -o short-iso)", first: "0123456789-", strip: stripJournalISO},
 	{name: "journald short (journalctl)", first: "ADFJMNOS-", strip: stripJournalShort},
 	{name: "kubectl logs --prefix", first: "[", strip: stripKubectlPrefix},
+	{name: "rg --heading", strip: stripHeading, learn: learnHeading, blanks: true},
 	{name: "grep -n", first: "0123456789-", strip: stripGrepNumbers, learn: learnGrepNumbers},
 	{name: "grep -rn", strip: stripGrepPaths, learn: learnGrepPaths},
 	{name: "> quoted paste", first: ">", strip: stripQuote},
@@ -163,15 +175,15 @@ func (e *Envelope) MayDescend() bool {
 }
 
 // Splits says the envelope is a listing that names the file of each line
-// (grep -rn, grep -Hn: each line's Source and Num say which file and line
-// it is) or mixes several streams (Loki: Source is the stream's labels,
+// (grep -rn, grep -Hn, rg --heading: each line's Source and Num say which
+// file and line it is) or mixes several streams (Loki: Source is the stream's labels,
 // Num 0), so the files or streams are best read apart.
 func (e *Envelope) Splits() bool {
 	if e == nil {
 		return false
 	}
 	for _, l := range e.layers {
-		if len(l.paths) > 0 || l.streams {
+		if len(l.paths) > 0 || l.streams || l.headed {
 			return true
 		}
 	}
@@ -203,6 +215,7 @@ func Detect(head [][]byte) *Envelope {
 		best, bestN := -1, 0
 		for i, k := range kinds {
 			l := newLayer(k, lines)
+			buf = Scratch{Buf: buf.Buf[:0]}
 			n := 0
 			for _, line := range lines {
 				if len(line) > 0 && l.first[line[0]] {
@@ -220,6 +233,7 @@ func Detect(head [][]byte) *Envelope {
 		}
 		l := newLayer(kinds[best], lines)
 		env.layers = append(env.layers, l)
+		buf = Scratch{Buf: buf.Buf[:0]}
 		var inner [][]byte
 		for _, line := range lines {
 			if len(line) == 0 || !l.first[line[0]] {
@@ -257,6 +271,10 @@ type Scratch struct {
 	Buf []byte
 	// paths are files named by match lines since the head.
 	paths [][]byte
+	// heading is the file an rg --heading listing last named.
+	heading []byte
+	// csvOpen says a CSV row's quoted message goes on in the next line.
+	csvOpen bool
 }
 
 // Strip takes the envelope off one line. A line that does not start the
@@ -268,6 +286,10 @@ func (e *Envelope) Strip(line []byte, s *Scratch) Inner {
 	for i := range e.layers {
 		l := &e.layers[i]
 		t := in.Text
+		if len(t) == 0 && i == 0 && l.k.blanks {
+			in.Wrapped, in.NoLine = true, true
+			break
+		}
 		if len(t) == 0 || !l.first[t[0]] {
 			break
 		}
@@ -563,7 +585,7 @@ func stripDocker(_ *layer, line []byte, s *Scratch) (Inner, bool) {
 	}
 	body := logv[1 : len(logv)-1]
 	// Nearly every record's only escape is its closing newline.
-	if i := bytes.IndexByte(body, '\\'); i == len(body)-2 && body[i+1] == 'n' {
+	if i := bytes.IndexByte(body, '\\'); i >= 0 && i == len(body)-2 && body[i+1] == 'n' {
 		in.Text = body[:i]
 	} else if in.Text, err = stringField(logv, &s.Buf); err != nil {
 		return Inner{Text: line, Err: err}, true
@@ -614,7 +636,7 @@ func dockerFast(line []byte, s *Scratch) (Inner, bool) {
 	}
 	in.Nanos = t
 	body := logv[1 : len(logv)-1]
-	if i := bytes.IndexByte(body, '\\'); i == len(body)-2 && body[i+1] == 'n' {
+	if i := bytes.IndexByte(body, '\\'); i >= 0 && i == len(body)-2 && body[i+1] == 'n' {
 		in.Text = body[:i]
 	} else {
 		if in.Text, err = stringField(logv, &s.Buf); err != nil {
@@ -906,6 +928,65 @@ func grepContextPath(line []byte) (path []byte, next int, ok bool) {
 		}
 	}
 	return nil, 0, false
+}
+
+// headingLine says a line can be the file name rg --heading prints
+// above the file's lines: one word, not a numbered line or a separator.
+func headingLine(line []byte) bool {
+	if len(line) == 0 || len(line) > 4096 || string(line) == "--" || allDigits(line) {
+		return false
+	}
+	if _, ok := grepNumber(line, 0); ok {
+		return false
+	}
+	return bytes.IndexAny(line, " \t") < 0
+}
+
+// learnHeading says whether a listing's head opens the way rg --heading
+// prints one: a file's name, then that file's numbered lines.
+func learnHeading(l *layer, head [][]byte) {
+	for i, line := range head {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		if headingLine(line) && i+1 < len(head) {
+			_, ok := grepNumber(head[i+1], 0)
+			l.headed = ok
+		}
+		break
+	}
+	if l.headed {
+		// A file name may start with any byte.
+		for i := range l.first {
+			l.first[i] = true
+		}
+	}
+}
+
+// stripHeading: rg -n --heading (ripgrep's output on a terminal): a
+// file's name on a line of its own, then `<n>:<line>` (a match) and
+// `<n>-<line>` (context) for that file, `--` between groups and a blank
+// line between files. The name is kept in s, so the lines of a file
+// whose name was printed before the lines s has seen have no Source.
+func stripHeading(l *layer, line []byte, s *Scratch) (Inner, bool) {
+	if !l.headed {
+		return Inner{}, false
+	}
+	if string(line) == "--" {
+		return Inner{NoLine: true}, true
+	}
+	if j, n, ok := grepNum(line, 0); ok {
+		in := Inner{Text: line[j:], Num: n}
+		if s.heading != nil {
+			in.Source = s.heading[:len(s.heading):len(s.heading)]
+		}
+		return in, true
+	}
+	if headingLine(line) {
+		s.heading = append([]byte(nil), line...)
+		return Inner{NoLine: true}, true
+	}
+	return Inner{}, false
 }
 
 // stripQuote: `> <line>`, a paste quoted in mail or markdown, to any

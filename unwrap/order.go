@@ -74,7 +74,10 @@ func (r *Reorder) Add(l Line, emit func(Line)) {
 			r.state = 2
 		}
 	}
-	if r.state == 0 && !r.descend {
+	// An untimed line goes on the record before it (a Kibana CSV row's
+	// message of several lines): its order within the record says
+	// nothing of the listing's.
+	if r.state == 0 && !r.descend && l.Nanos != 0 {
 		r.votes.add(l.Source, l.Text)
 		fwd, back := r.votes.total()
 		lines := r.DecideLines
@@ -113,11 +116,12 @@ func (r *Reorder) Add(l Line, emit func(Line)) {
 
 func (r *Reorder) release(reverse bool, emit func(Line)) {
 	if reverse {
-		// Newest first by record: the lines of one record (one Num)
-		// keep their order.
+		// Newest first by record: the lines of one record (one Num, or
+		// a timed line and the untimed lines after it: a Kibana CSV
+		// row's message of several lines) keep their order.
 		for end := len(r.held); end > 0; {
 			start := end - 1
-			for start > 0 && r.held[start-1].Num == r.held[end-1].Num {
+			for start > 0 && (r.held[start-1].Num == r.held[end-1].Num || r.held[start].Nanos == 0) {
 				start--
 			}
 			for _, l := range r.held[start:end] {
@@ -161,7 +165,7 @@ func (r *Reorder) Note() string {
 	case r.blocks > 1:
 		return fmt.Sprintf("listed newest first and larger than %d MiB: read in %d blocks, each put back in time order, the blocks one after another (list it with --forward to read it in order); %s", r.Max>>20, r.blocks, r.told())
 	}
-	return "listed newest first (logcli without --forward): read in time order, last line first; " + r.told()
+	return "listed newest first (logcli without --forward, a Kibana CSV export): read in time order, last line first; " + r.told()
 }
 
 // told says what told the order.

@@ -248,18 +248,24 @@ func FuzzStrip(f *testing.F) {
 		`{"__REALTIME_TIMESTAMP":"1696696740100000","MESSAGE":[73,49,48]}`,
 		`2023-10-07T16:39:00Z {app="yb"} x`,
 		"a.log:12:x", "> > x", "    12\tx", "Oct  7 16:39:00 n u[1]: x",
+		"a.log\n12:x\n--\n14-x\n\nb.log\n3:x",
+		"\"@timestamp\",message\n\"Oct 7, 2023 @ 16:39:00.100\",\"a\nb\"\"\"\nc\"\nx,y",
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		env := Detect([][]byte{[]byte(s), []byte(s)})
+		// s twice, as a whole and as the lines it holds.
+		lines := append([][]byte{[]byte(s), []byte(s)}, bytes.Split([]byte(s), []byte("\n"))...)
+		env := Detect(lines)
 		if env == nil {
 			return
 		}
 		var sc Scratch
-		in := env.Strip([]byte(s), &sc)
-		if len(in.Text) > len(s) {
-			t.Fatalf("inner %q longer than %q", in.Text, s)
+		for _, line := range lines {
+			in := env.Strip(line, &sc)
+			if len(in.Text) > len(line) {
+				t.Fatalf("inner %q longer than %q", in.Text, line)
+			}
 		}
 	})
 }
@@ -336,7 +342,7 @@ func TestReorderTiedTimesToldByTheLines(t *testing.T) {
 			r := &Reorder{}
 			assert.Equal(t, c.lines, reorderTied(r, reversed(c.lines)...))
 			assert.True(t, r.Reversed())
-			assert.Equal(t, "listed newest first (logcli without --forward): read in time order, last line first; the collector's times tie, told by "+c.told, r.Note())
+			assert.Equal(t, "listed newest first (logcli without --forward, a Kibana CSV export): read in time order, last line first; the collector's times tie, told by "+c.told, r.Note())
 
 			r = &Reorder{}
 			assert.Equal(t, c.lines, reorderTied(r, c.lines...))
@@ -388,4 +394,163 @@ func TestReorderVotesPerStream(t *testing.T) {
 	fwd, back := v.total()
 	assert.Equal(t, 2, fwd)
 	assert.Equal(t, 0, back)
+}
+
+// rg -n --heading (ripgrep's output on a terminal, and with --heading
+// in a pipe): each file's name on a line of its own, its lines numbered
+// under it, `--` between groups of context and a blank line between
+// files. Each line is cited at the file and line rg names.
+func TestRipgrepHeading(t *testing.T) {
+	listing := "logs/node-1/yb-tserver.INFO\n" +
+		"12:" + glog + "\n" +
+		"13-" + glog + "\n" +
+		"--\n" +
+		"40:" + glog + "\n" +
+		"\n" +
+		"logs/node-2/yb-tserver.INFO\n" +
+		"7:" + glog
+	lines := strings.Split(listing, "\n")
+	env := Detect(bytesLines(lines))
+	require.NotNil(t, env)
+	assert.Equal(t, "rg --heading", env.String())
+	assert.True(t, env.Splits())
+	var s Scratch
+	type cite struct {
+		src  string
+		num  int
+		line bool
+	}
+	var got []cite
+	for _, l := range lines {
+		in := env.Strip([]byte(l), &s)
+		assert.True(t, in.Wrapped, l)
+		if in.NoLine {
+			got = append(got, cite{})
+			continue
+		}
+		assert.Equal(t, glog, string(in.Text))
+		got = append(got, cite{string(in.Source), in.Num, true})
+	}
+	assert.Equal(t, []cite{{}, {"logs/node-1/yb-tserver.INFO", 12, true}, {"logs/node-1/yb-tserver.INFO", 13, true}, {},
+		{"logs/node-1/yb-tserver.INFO", 40, true}, {}, {}, {"logs/node-2/yb-tserver.INFO", 7, true}}, got)
+
+	// The lines inside are looked into as well: rg over CRI node files.
+	env = detect(t, "pods/ts-0/0.log\n1:2023-10-07T16:39:00.1Z stderr F "+glog+"\n2:2023-10-07T16:39:00.2Z stderr F "+glog)
+	assert.Equal(t, "rg --heading > CRI (kubelet node log)", env.String())
+
+	// Without a heading first, numbered lines are grep -n's (rg -n on one
+	// file), and a plain log is not a listing.
+	assert.Equal(t, "grep -n", detect(t, "12:"+glog+"\n13:"+glog).String())
+	assert.Nil(t, detect(t, glog+"\n"+glog))
+	assert.Nil(t, detect(t, "Starting\n"+glog+"\n"+glog), "a one-word line over lines that are not numbered is no heading")
+}
+
+func bytesLines(lines []string) [][]byte {
+	out := make([][]byte, len(lines))
+	for i, l := range lines {
+		out[i] = []byte(l)
+	}
+	return out
+}
+
+// A docker record of one byte with no newline (the tail of a line split
+// at 16 KiB) is a partial line, not a line cut short.
+func TestDockerOneByteRecord(t *testing.T) {
+	line := `{"log":"n","stream":"stdout","time":"2023-10-07T16:39:00Z"}`
+	env := detect(t, line+"\n"+line)
+	require.NotNil(t, env)
+	for _, l := range []string{line, `{"time":"2023-10-07T16:39:00Z","log":"n","stream":"stdout"}`} {
+		in := strip(env, l)
+		assert.Equal(t, "n", string(in.Text), l)
+		assert.True(t, in.Partial, l)
+		assert.NoError(t, in.Err, l)
+	}
+}
+
+// Kibana Discover's CSV export: a header row, then one row per document
+// newest first, values quoted where they hold more than letters and
+// digits (quotes doubled), a message of several lines over several lines
+// of the file, the time in Kibana's display format.
+func TestKibanaCSV(t *testing.T) {
+	const trace = "[2023-10-07T16:39:00,200][WARN ][o.e.i.s.IndexShard] [n1] failed \"recovery\""
+	lines := []string{
+		`"@timestamp","host.name",message`,
+		`"Oct 7, 2023 @ 16:39:00.200","es-1","` + strings.ReplaceAll(trace, `"`, `""`),
+		`java.lang.IllegalStateException: ""x"", y`,
+		"\tat org.elasticsearch.index.shard.IndexShard.recover(IndexShard.java:123)\"",
+		`"Oct 7, 2023 @ 16:39:00.100","es-1","` + strings.ReplaceAll(glog, `"`, `""`) + `"`,
+		`"Oct 7, 2023 @ 16:38:59.000",node2,plain`,
+	}
+	env := Detect(bytesLines(lines))
+	require.NotNil(t, env)
+	assert.Equal(t, "Kibana CSV export", env.String())
+	assert.True(t, env.MayDescend())
+	assert.False(t, env.Splits())
+	var s Scratch
+	var got []string
+	var nanos []int64
+	for _, l := range lines {
+		in := env.Strip([]byte(l), &s)
+		assert.True(t, in.Wrapped, l)
+		if in.NoLine {
+			got = append(got, "-")
+		} else {
+			got = append(got, string(in.Text))
+		}
+		nanos = append(nanos, in.Nanos)
+	}
+	assert.Equal(t, []string{"-", trace, `java.lang.IllegalStateException: "x", y`,
+		"\tat org.elasticsearch.index.shard.IndexShard.recover(IndexShard.java:123)", glog, "plain"}, got)
+	assert.Equal(t, []int64{0, ts("2023-10-07T16:39:00.2Z"), 0, 0, ts("2023-10-07T16:39:00.1Z"), ts("2023-10-07T16:38:59Z")}, nanos)
+
+	// The time column may come after the message, and the message column
+	// be log.original; a header without a message column is no export.
+	env = detect(t, "log.original,\"@timestamp\"\n\""+glog+"\",\"Oct 7, 2023 @ 16:39:00.100\"")
+	require.NotNil(t, env)
+	in := strip(env, "\""+glog+"\",\"Oct 7, 2023 @ 16:39:00.100\"")
+	assert.Equal(t, glog, string(in.Text))
+	assert.Equal(t, ts("2023-10-07T16:39:00.1Z"), in.Nanos)
+	assert.NotEqual(t, "Kibana CSV export", detect(t, "\"@timestamp\",host\n\"Oct 7, 2023 @ 16:39:00.100\",a").String())
+
+	// A byte order mark before the header; a line that a spreadsheet
+	// would take for a formula has Kibana's `'` before it.
+	env = detect(t, "\ufeff\"@timestamp\",message\n\"Oct 7, 2023 @ 16:39:00.100\",\"'--> [cats][0] recovery done\"")
+	require.NotNil(t, env)
+	assert.True(t, strip(env, "\ufeff\"@timestamp\",message").NoLine)
+	assert.Equal(t, "--> [cats][0] recovery done", string(strip(env, "\"Oct 7, 2023 @ 16:39:00.100\",\"'--> [cats][0] recovery done\"").Text))
+	assert.Equal(t, "'quoted'", string(strip(env, "\"Oct 7, 2023 @ 16:39:00.100\",\"'quoted'\"").Text))
+}
+
+// Newest first, a Kibana row's message of several lines keeps its lines
+// in order: the untimed lines go with the row's timed first line.
+func TestReorderKeepsARowsLines(t *testing.T) {
+	var r Reorder
+	var got []string
+	emit := func(l Line) { got = append(got, string(l.Text)) }
+	for i, l := range []Line{
+		{Nanos: 3, Text: []byte("c1")}, {Text: []byte("c2")}, {Text: []byte("c3")},
+		{Nanos: 2, Text: []byte("b")},
+		{Nanos: 1, Text: []byte("a1")}, {Text: []byte("a2")},
+	} {
+		l.Num = i + 1
+		r.Add(l, emit)
+	}
+	r.End(emit)
+	assert.True(t, r.Reversed())
+	assert.Equal(t, []string{"a1", "a2", "b", "c1", "c2", "c3"}, got)
+
+	// A row of many lines, in its own time order, does not outvote the
+	// rows' times: within a row, the order says nothing of the listing.
+	r, got = Reorder{}, nil
+	var want []string
+	r.Add(Line{Num: 1, Nanos: 2, Text: []byte("b")}, emit)
+	for i := 0; i < 20; i++ {
+		text := fmt.Sprintf("I1007 16:39:%02d.000000  5100 x.cc:1] row line", i)
+		r.Add(Line{Num: 2 + i, Text: []byte(text)}, emit)
+		want = append(want, text)
+	}
+	r.Add(Line{Num: 22, Nanos: 1, Text: []byte("a")}, emit)
+	r.End(emit)
+	assert.Equal(t, append([]string{"a", "b"}, want...), got)
+	assert.Contains(t, r.Note(), "told by the collector's times")
 }

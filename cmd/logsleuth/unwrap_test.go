@@ -216,6 +216,22 @@ var wrappers = []wrapper{
 	})},
 	{name: "grep-n", wrap: each(func(i int, l string) string { return fmt.Sprintf("%d:%s", i+1, l) })},
 	{name: "grep-rn", wrap: each(func(i int, l string) string { return fmt.Sprintf("logs/node-1/%s:%d:%s", grepName, i+1, l) }), cites: true},
+	// rg -n --heading: the file's name above its numbered lines.
+	{name: "rg-heading", wrap: func(lines []string) ([]string, []int) {
+		out, num := each(func(i int, l string) string { return fmt.Sprintf("%d:%s", i+1, l) })(lines)
+		return append([]string{"logs/node-1/" + grepName}, out...), shift(num, 1)
+	}, cites: true},
+	// Kibana Discover's CSV export, newest first as Discover sorts: a
+	// header row, the time in Kibana's display format.
+	{name: "kibana-csv", wrap: func(lines []string) ([]string, []int) {
+		out, num := newestFirst(each(func(i int, l string) string {
+			return kibanaValue(collected(i).Format("Jan 2, 2006 @ 15:04:05.000")) + ",yb-1," + kibanaValue(kibanaFormula(l))
+		}))(lines)
+		return append([]string{`"@timestamp","host.name",message`}, out...), shift(num, 1)
+	}, reversed: true},
+	// The same with each multi-line record one document: its indented
+	// and blank lines inside the quoted message of the row before.
+	{name: "kibana-csv-multiline", wrap: kibanaRows, reversed: true},
 	{name: "grep-n-cri", wrap: each(func(i int, l string) string {
 		return fmt.Sprintf("%d:%s stderr F %s", i+1, collected(i).Format(time.RFC3339Nano), l)
 	})},
@@ -227,6 +243,63 @@ var wrappers = []wrapper{
 // grepName is the file a grep-rn wrapper names: set to the plain file's
 // name while it wraps it.
 var grepName string
+
+// kibanaValue quotes a value the way Kibana's CSV export does: when it
+// holds anything but letters and digits, its quotes doubled.
+func kibanaValue(v string) string {
+	if regexp.MustCompile(`^[a-zA-Z0-9]*$`).MatchString(v) {
+		return v
+	}
+	return `"` + strings.ReplaceAll(v, `"`, `""`) + `"`
+}
+
+// kibanaRows writes a Kibana CSV export newest first, a line that is
+// indented or blank going on in the message of the document before.
+func kibanaRows(lines []string) ([]string, []int) {
+	var starts []int
+	for i, l := range lines {
+		if i == 0 || l != "" && l[0] != ' ' && l[0] != '\t' {
+			starts = append(starts, i)
+		}
+	}
+	out := []string{`"@timestamp","host.name",message`}
+	num := make([]int, len(lines))
+	for k := len(starts) - 1; k >= 0; k-- {
+		end := len(lines)
+		if k+1 < len(starts) {
+			end = starts[k+1]
+		}
+		doc := lines[starts[k]:end]
+		lead := kibanaValue(collected(starts[k]).Format("Jan 2, 2006 @ 15:04:05.000")) + ",yb-1,"
+		if len(doc) == 1 {
+			num[starts[k]] = len(out) + 1
+			out = append(out, lead+kibanaValue(kibanaFormula(doc[0])))
+			continue
+		}
+		for j, l := range doc {
+			row := strings.ReplaceAll(l, `"`, `""`)
+			if j == 0 {
+				row = strings.ReplaceAll(kibanaFormula(l), `"`, `""`)
+				row = lead + `"` + row
+			}
+			if j == len(doc)-1 {
+				row += `"`
+			}
+			num[starts[k]+j] = len(out) + 1
+			out = append(out, row)
+		}
+	}
+	return out, num
+}
+
+// kibanaFormula puts a `'` before a value a spreadsheet would read as a
+// formula, as Kibana's export does by default.
+func kibanaFormula(v string) string {
+	if v != "" && strings.ContainsRune("=+-@", rune(v[0])) {
+		return "'" + v
+	}
+	return v
+}
 
 func lokiJSONL(i int, l string) string {
 	b, _ := json.Marshal(map[string]any{
@@ -414,9 +487,9 @@ func TestBrokenRecordIsADiagnostic(t *testing.T) {
 	assert.Contains(t, r.stdout, "2 findings (2 errors) in 1 source")
 }
 
-// A grep -rn listing over a scenario's logs is read as those logs: each
-// file's lines apart, cited at the file and line grep names, merged by
-// time across the files as if they had been given apart.
+// A grep -rn or rg --heading listing over a scenario's logs is read as
+// those logs: each file's lines apart, cited at the file and line the
+// listing names, merged by time across the files as if given apart.
 func TestGrepListingOfSeveralFiles(t *testing.T) {
 	n := 0
 	for _, g := range sampleGroups(t) {
@@ -425,24 +498,40 @@ func TestGrepListingOfSeveralFiles(t *testing.T) {
 		}
 		n++
 		plain, code := findings(t, g, nil, false)
-		var out []string
-		for _, p := range g {
-			b, err := os.ReadFile(p)
-			require.NoError(t, err)
-			for i, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
-				sep := ":"
-				if i%3 == 1 {
-					sep = "-" // a context line
+		// grep -rn names the file on every line; rg -n --heading names it
+		// above the file's lines, a blank line between files.
+		for _, heading := range []bool{false, true} {
+			var out []string
+			for k, p := range g {
+				b, err := os.ReadFile(p)
+				require.NoError(t, err)
+				if heading {
+					if k > 0 {
+						out = append(out, "")
+					}
+					out = append(out, p)
 				}
-				out = append(out, fmt.Sprintf("%s%s%d%s%s", p, sep, i+1, sep, l))
+				for i, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+					sep := ":"
+					if i%3 == 1 {
+						sep = "-" // a context line
+					}
+					if heading {
+						out = append(out, fmt.Sprintf("%d%s%s", i+1, sep, l))
+					} else {
+						out = append(out, fmt.Sprintf("%s%s%d%s%s", p, sep, i+1, sep, l))
+					}
+				}
+				if !heading {
+					out = append(out, "--")
+				}
 			}
-			out = append(out, "--")
+			listing := filepath.Join(t.TempDir(), "grep.out")
+			require.NoError(t, os.WriteFile(listing, []byte(strings.Join(out, "\n")+"\n"), 0o644))
+			got, gotCode := findings(t, []string{listing}, nil, false)
+			assert.Equal(t, plain, got, "%s, heading %v", g[0], heading)
+			assert.Equal(t, code, gotCode, "%s, heading %v", g[0], heading)
 		}
-		listing := filepath.Join(t.TempDir(), "grep.out")
-		require.NoError(t, os.WriteFile(listing, []byte(strings.Join(out, "\n")+"\n"), 0o644))
-		got, gotCode := findings(t, []string{listing}, nil, false)
-		assert.Equal(t, plain, got, g[0])
-		assert.Equal(t, code, gotCode, g[0])
 	}
 	assert.Greater(t, n, 5)
 }
