@@ -26,17 +26,7 @@ func (r *Report) Limit(n int) {
 	if n <= 0 || len(r.Findings) <= n {
 		return
 	}
-	order := make([]int, len(r.Findings))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool {
-		fa, fb := r.Failing(order[a]), r.Failing(order[b])
-		if fa != fb {
-			return fa
-		}
-		return r.Findings[order[a]].Severity > r.Findings[order[b]].Severity
-	})
+	order := r.priority()
 	keep := append([]int(nil), order[:n]...)
 	sort.Ints(keep)
 	byRule := map[string]*Omitted{}
@@ -94,4 +84,22 @@ func (r *Report) omittedNote() string {
 		word = "finding"
 	}
 	return fmt.Sprintf("%d more %s not shown (--max-findings %d; a larger value, or 0, shows them)", n, word, r.MaxFindings)
+}
+
+// priority is the findings' indexes, those that fail the run first, then
+// by severity, then in report order: the order in which a size budget
+// (Limit, markdown's sections) keeps them.
+func (r *Report) priority() []int {
+	order := make([]int, len(r.Findings))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		fa, fb := r.Failing(order[a]), r.Failing(order[b])
+		if fa != fb {
+			return fa
+		}
+		return r.Findings[order[a]].Severity > r.Findings[order[b]].Severity
+	})
+	return order
 }

@@ -158,29 +158,12 @@ func markdownDoc(r *Report, opt MarkdownOptions) string {
 	return build(head, max(k, 0))
 }
 
-// mdPriority is the findings' indexes, those that fail the run first,
-// then by severity, then in report order.
-func mdPriority(r *Report) []int {
-	order := make([]int, len(r.Findings))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool {
-		fa, fb := r.Failing(order[a]), r.Failing(order[b])
-		if fa != fb {
-			return fa
-		}
-		return r.Findings[order[a]].Severity > r.Findings[order[b]].Severity
-	})
-	return order
-}
-
 // mdSomeSections is the whole summary table with the sections of as many
 // findings as fit the budget, most important first (printed in report
 // order), and a note saying how many are given in full. ok is false when
 // not even one section fits.
 func mdSomeSections(r *Report, opt MarkdownOptions, head, table string, finish func(string) string) (string, bool) {
-	order := mdPriority(r)
+	order := r.priority()
 	sections := make([]string, len(r.Findings))
 	fold := len(r.Findings) > mdFindingsOpen
 	for i := range r.Findings {
