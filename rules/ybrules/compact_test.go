@@ -1,14 +1,10 @@
 package ybrules_test
 
 import (
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/logsleuth/logsleuth/internal/synth"
-	"github.com/logsleuth/logsleuth/parse"
-	"github.com/logsleuth/logsleuth/parse/yb"
-	"github.com/logsleuth/logsleuth/replay"
 	"github.com/logsleuth/logsleuth/rules"
 	"github.com/logsleuth/logsleuth/rules/ybrules"
 )
@@ -17,22 +13,8 @@ import (
 // none).
 func runKeeping(t testing.TB, logs map[string]string, keep int64) []rules.Finding {
 	t.Helper()
-	names := make([]string, 0, len(logs))
-	for n := range logs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	var streams [][]parse.Event
-	for _, n := range names {
-		res, err := parse.Scan(strings.NewReader(logs[n]), n, []parse.System{yb.System}, parse.Options{})
-		if err != nil {
-			t.Fatalf("%s: %v", n, err)
-		}
-		streams = append(streams, res.Events)
-	}
-	pack := ybrules.New()
-	pack.KeepTerms(keep)
-	return rules.Run(replay.Merge(streams), []rules.Pack{pack})
+	found, _ := runPackWith(t, logs, func(p *ybrules.Pack) { p.KeepTerms(keep) })
+	return found
 }
 
 // Compaction judges a tablet's old terms before they go: on every

@@ -18,6 +18,13 @@ import (
 // of this package that replays logs goes through it.
 func runPack(t testing.TB, logs map[string]string) ([]rules.Finding, *ybrules.Pack) {
 	t.Helper()
+	return runPackWith(t, logs, nil)
+}
+
+// runPackWith is runPack with the pack set up by setup first (nil: as
+// New makes it).
+func runPackWith(t testing.TB, logs map[string]string, setup func(*ybrules.Pack)) ([]rules.Finding, *ybrules.Pack) {
+	t.Helper()
 	names := make([]string, 0, len(logs))
 	for n := range logs {
 		names = append(names, n)
@@ -32,5 +39,8 @@ func runPack(t testing.TB, logs map[string]string) ([]rules.Finding, *ybrules.Pa
 		streams = append(streams, res.Events)
 	}
 	pack := ybrules.New()
+	if setup != nil {
+		setup(pack)
+	}
 	return rules.Run(replay.Merge(streams), []rules.Pack{pack}), pack
 }
