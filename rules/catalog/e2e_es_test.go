@@ -240,10 +240,9 @@ func esRun(t *testing.T, cat *catalog.Catalog, log string) (*parse.Result, []rul
 	return res, rules.Run(res.Events, packs)
 }
 
-// esStates reports whether a finding states what an example's part read
-// as: the fact of that name, or the value as a fact, in the message, or
-// in the subject (a shard, node or allocation).
-func esStates(f rules.Finding, name, want string) bool {
+// statedInFactsOrMessage reports whether a finding states want as the
+// fact name, as any fact's value, or as a token of its message.
+func statedInFactsOrMessage(f rules.Finding, name, want string) bool {
 	if f.Facts[name] == want {
 		return true
 	}
@@ -252,7 +251,14 @@ func esStates(f rules.Finding, name, want string) bool {
 			return true
 		}
 	}
-	if esHasToken(f.Message, want) {
+	return esHasToken(f.Message, want)
+}
+
+// esStates reports whether a finding states what an example's part read
+// as: the fact of that name, or the value as a fact, in the message, or
+// in the subject (a shard, node or allocation).
+func esStates(f rules.Finding, name, want string) bool {
+	if statedInFactsOrMessage(f, name, want) {
 		return true
 	}
 	switch name {

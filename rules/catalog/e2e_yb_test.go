@@ -344,15 +344,7 @@ func ybProblems(e *catalog.Entry, ex catalog.Example, want ybOutcome, res *parse
 // as: the fact of that name, or the value as a fact, in the message, or
 // in the subject (a tablet or peer).
 func ybStates(f rules.Finding, name, want string) bool {
-	if f.Facts[name] == want {
-		return true
-	}
-	for _, v := range f.Facts {
-		if v == want {
-			return true
-		}
-	}
-	if esHasToken(f.Message, want) {
+	if statedInFactsOrMessage(f, name, want) {
 		return true
 	}
 	switch name {
