@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/logsleuth/logsleuth/source/store"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -34,4 +35,19 @@ entries:
 	assert.Equal(t, exitClean, r.code, r.stdout+r.stderr)
 	assert.Contains(t, r.stdout, "yb/alarm/operational")
 	assert.Contains(t, r.stdout, "RocksDB stopped writes until its immutable memtables are flushed")
+}
+
+// A log store is asked for the lines of the alarms --catalog files add:
+// the push-down filter holds their phrases, so the rows holding one are
+// sent, and without the entries such a row is not asked for.
+func TestStoreFilterAsksForAddedAlarms(t *testing.T) {
+	line := "W1007 16:39:07.123456  4321 column_family.cc:671] T 3b43a3cf01fd4201a60b4d8ea4f379cd P b3798c673c4d4443b3c87c5c34ca2d9f [R]: " +
+		"[default] Stopping writes because we have 2 immutable memtables (waiting for flush), max_write_buffer_number is set to 2"
+	phrase := "immutable memtables (waiting for flush), max_write_buffer_number is set to"
+	plain := (&store.Reader{Systems: storeSystems(nil)}).Filter()
+	assert.False(t, plain.Matcher()(line), "the built-in filter should not select this warning")
+	added := (&store.Reader{Systems: storeSystems([]string{phrase})}).Filter()
+	assert.True(t, added.Matcher()(line))
+	assert.Contains(t, added.Phrases, phrase)
+	assert.Len(t, added.Phrases, len(plain.Phrases)+1, "the built-in phrases are all still asked for")
 }

@@ -41,10 +41,14 @@ func addStoreFlags(f *pflag.FlagSet, o *storeOptions) {
 }
 
 // storeSystems are what the parsers tell a store: the lines to select and
-// which lines open a record.
-func storeSystems() []store.System {
+// which lines open a record. added are the phrases of the alarms the
+// user's --catalog files add (readOptions.AlarmPhrases): the parser reads
+// a line holding one as an alarm whatever file printed it, so the store
+// must send those lines too.
+func storeSystems(added []string) []store.System {
+	ybPhrases := append(yb.StorePhrases(), added...)
 	return []store.System{
-		{Name: "yb", Filter: store.Filter{Phrases: yb.StorePhrases(), Patterns: yb.StorePatterns()}, OpensRecord: yb.OpensRecord},
+		{Name: "yb", Filter: store.Filter{Phrases: ybPhrases, Patterns: yb.StorePatterns()}, OpensRecord: yb.OpensRecord},
 		{Name: "es", Filter: store.Filter{Phrases: es.StorePhrases(), Patterns: es.StorePatterns()}, OpensRecord: es.OpensRecord},
 	}
 }
@@ -63,7 +67,7 @@ func storeClocks(year int) func(time.Time) []func([]byte) (time.Time, bool) {
 
 // storeOpens reports whether a line opens a record in any system's format.
 func storeOpens(line []byte) bool {
-	for _, s := range storeSystems() {
+	for _, s := range storeSystems(nil) {
 		if s.OpensRecord(line) {
 			return true
 		}
@@ -115,7 +119,7 @@ func readStore(ios *IOStreams, args []string, opt readOptions, fn func(parse.Eve
 		}
 		rd := &store.Reader{
 			Store: ls, Selector: opt.Store.Query, Window: store.Range{From: opt.Since, To: opt.Until},
-			Systems: storeSystems(),
+			Systems: storeSystems(opt.AlarmPhrases),
 			OnRows:  func(n int) { received.Add(int64(n)); prog.draw() },
 		}
 		streams, err := rd.Streams(ctx)
