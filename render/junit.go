@@ -72,7 +72,8 @@ type (
 // code agree. A rule of a system of which no event was read is <skipped>,
 // never passed: it checked nothing. Inputs that could not be read, and
 // inputs of which nothing was recognised, are <error>s of the test case
-// logsleuth/inputs. With an Artifact, suites are "ARTIFACT/yb" and
+// logsleuth/inputs (under --allow-unrecognised, which exits 0 for them,
+// the unrecognised inputs make it <skipped>). With an Artifact, suites are "ARTIFACT/yb" and
 // classnames "ARTIFACT.yb.mvcc", so several jobs' reports merge without
 // colliding. Log text is sanitised as for a terminal; encoding/xml
 // escapes attributes and splits "]]>" in CDATA, and the whole document
@@ -152,7 +153,12 @@ func JUnit(w io.Writer, r *Report) error {
 		}
 	}
 	if c, ok := junitInputs(r, prefix); ok {
-		s := &junitSuite{Name: suiteName("logsleuth"), Tests: 1, Errors: 1, Time: junitTime, Cases: []junitCase{c}}
+		s := &junitSuite{Name: suiteName("logsleuth"), Tests: 1, Time: junitTime, Cases: []junitCase{c}}
+		if len(c.Errors) > 0 {
+			s.Errors = 1
+		} else {
+			s.Skipped = 1
+		}
 		if _, ok := suites["logsleuth"]; !ok {
 			names = append(names, "logsleuth")
 		}
@@ -188,17 +194,34 @@ func JUnit(w io.Writer, r *Report) error {
 
 // junitInputs is the test case that fails when an input could not be
 // read or nothing in it was recognised: a green run over nothing is the
-// silent pass JUnit must not give.
+// silent pass JUnit must not give. Under --allow-unrecognised an input
+// nothing in which was recognised does not fail the run (exit status 0),
+// so it does not fail the test case either: the case is <skipped> with
+// the inputs named, unless an unreadable input makes it an <error>, whose
+// <system-out> then names them.
 func junitInputs(r *Report, prefix string) (junitCase, bool) {
 	c := junitCase{Classname: prefix + "logsleuth", Name: "logsleuth/inputs", Time: junitTime}
 	for _, u := range r.Stats.Unreadable {
 		c.Errors = append(c.Errors, junitProblem{Message: sanitizeInline(u), Type: "unreadable", Body: sanitizeInline(u)})
 	}
+	var allowed []string
 	for _, src := range r.Stats.Unrecognised() {
 		msg := fmt.Sprintf("%s: nothing recognised (%s, none in a YugabyteDB or Elasticsearch format)", sanitizeInline(src.Source), plural(src.Lines, "line"))
+		if r.AllowUnrecognised {
+			allowed = append(allowed, msg)
+			continue
+		}
 		c.Errors = append(c.Errors, junitProblem{Message: msg, Type: "unrecognised", Body: msg})
 	}
-	return c, len(c.Errors) > 0
+	if len(allowed) > 0 {
+		why := strings.Join(allowed, "; ") + " (allowed by --allow-unrecognised)"
+		if len(c.Errors) == 0 {
+			c.Skipped = &junitSkip{Message: why}
+		} else {
+			c.SystemOut = &junitCDATA{Text: strings.Join(allowed, "\n") + "\n(allowed by --allow-unrecognised)\n"}
+		}
+	}
+	return c, len(c.Errors) > 0 || c.Skipped != nil
 }
 
 // junitPrefix is the classname prefix for an artifact name: its dots are

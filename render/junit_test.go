@@ -210,3 +210,77 @@ func TestJUnitNeverASilentPass(t *testing.T) {
 	require.NoError(t, xml.Unmarshal(b.Bytes(), &p))
 	assert.Equal(t, len(r.Rules), p.Skipped)
 }
+
+// Under --allow-unrecognised an input nothing in which was recognised
+// exits 0, so JUnit does not call it an error: the inputs case is
+// skipped, naming it. An unreadable input is still an error.
+func TestJUnitAllowUnrecognised(t *testing.T) {
+	type suites struct {
+		Errors  int `xml:"errors,attr"`
+		Skipped int `xml:"skipped,attr"`
+		Suites  []struct {
+			Name    string `xml:"name,attr"`
+			Errors  int    `xml:"errors,attr"`
+			Skipped int    `xml:"skipped,attr"`
+			Cases   []struct {
+				Name    string `xml:"name,attr"`
+				Skipped *struct {
+					Message string `xml:"message,attr"`
+				} `xml:"skipped"`
+				Errors []struct {
+					Type string `xml:"type,attr"`
+				} `xml:"error"`
+				Out string `xml:"system-out"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	run := func(allow bool, unreadable ...string) suites {
+		r := sampleReport()
+		r.Findings = r.Findings[2:3]
+		r.Stats.Systems = []string{"yb"}
+		r.Stats.Sources = append(r.Stats.Sources, parse.Stats{Source: "conf/app.yaml", Lines: 40, Unclaimed: 40})
+		r.Stats.Unreadable = unreadable
+		r.AllowUnrecognised = allow
+		var b bytes.Buffer
+		require.NoError(t, JUnit(&b, r))
+		var p suites
+		require.NoError(t, xml.Unmarshal(b.Bytes(), &p), b.String())
+		return p
+	}
+	inputs := func(p suites) (errors, skipped int, c int) {
+		for i, s := range p.Suites {
+			if s.Name == "logsleuth" {
+				return s.Errors, s.Skipped, i
+			}
+		}
+		t.Fatal("no logsleuth suite")
+		return 0, 0, 0
+	}
+
+	strict := run(false)
+	e, s, _ := inputs(strict)
+	assert.Equal(t, 1, e, "without the flag the input is an error")
+	assert.Equal(t, 0, s)
+	assert.Equal(t, 1, strict.Errors)
+
+	allowed := run(true)
+	e, s, i := inputs(allowed)
+	assert.Equal(t, 0, e, "the flag makes the exit status 0: no error")
+	assert.Equal(t, 1, s)
+	assert.Equal(t, 0, allowed.Errors)
+	assert.Equal(t, strict.Skipped+1, allowed.Skipped)
+	c := allowed.Suites[i].Cases[0]
+	assert.Empty(t, c.Errors)
+	require.NotNil(t, c.Skipped)
+	assert.Equal(t, "conf/app.yaml: nothing recognised (40 lines, none in a YugabyteDB or Elasticsearch format) (allowed by --allow-unrecognised)", c.Skipped.Message)
+
+	both := run(true, "logs/gone.log: read: input/output error")
+	e, s, i = inputs(both)
+	assert.Equal(t, 1, e, "an unreadable input is exit status 2 whatever the flag")
+	assert.Equal(t, 0, s)
+	c = both.Suites[i].Cases[0]
+	require.Len(t, c.Errors, 1)
+	assert.Equal(t, "unreadable", c.Errors[0].Type)
+	assert.Nil(t, c.Skipped)
+	assert.Contains(t, c.Out, "conf/app.yaml: nothing recognised")
+}

@@ -41,6 +41,10 @@ type Report struct {
 	// FailOn is the --fail-on threshold (zero means error): findings below
 	// it, and baselined ones, are reported but do not fail a JUnit test.
 	FailOn rules.Severity `json:"-"`
+	// AllowUnrecognised is --allow-unrecognised: an input nothing in which
+	// was recognised does not fail the run, so JUnit does not make it an
+	// error.
+	AllowUnrecognised bool `json:"-"`
 }
 
 // Stats sums up what was read.

@@ -191,7 +191,7 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 	}
 	findings := finish(run, sel, opts.readOptions)
 	stats.Systems = seen.list()
-	rep := &render.Report{Findings: findings, Stats: stats.Stats, Rules: ran, FailOn: failOn, Artifact: opts.artifactName(args), Provenance: provenance(ios, &stats.Stats)}
+	rep := &render.Report{Findings: findings, Stats: stats.Stats, Rules: ran, FailOn: failOn, AllowUnrecognised: opts.AllowUnrecognised, Artifact: opts.artifactName(args), Provenance: provenance(ios, &stats.Stats)}
 	if baseline != nil {
 		rep.HasBaseline = true
 		rep.Baselined, rep.Gone = baseline.Compare(findings)

@@ -48,3 +48,19 @@ func TestRecognisedPerSource(t *testing.T) {
 		assert.Contains(t, r.stdout, want, format)
 	}
 }
+
+// --allow-unrecognised exits 0 for an input of no known format, and the
+// JUnit report agrees: the inputs case is skipped, not an error.
+func TestJUnitAllowUnrecognisedAgreesWithExitStatus(t *testing.T) {
+	dir := t.TempDir()
+	notes := filepath.Join(dir, "notes.txt")
+	require.NoError(t, os.WriteFile(notes, []byte(strings.Repeat("the build went fine today\n", 5)), 0o644))
+	r := logsleuth(t, "", nil, "analyze", "--format", "junit", "--fail-on", "none", "--allow-unrecognised", sample, notes)
+	assert.Equal(t, 0, r.code)
+	assert.Contains(t, r.stdout, `<skipped message="`+notes+`: nothing recognised (5 lines, none in a YugabyteDB or Elasticsearch format) (allowed by --allow-unrecognised)"></skipped>`)
+	assert.NotContains(t, r.stdout, `type="unrecognised"`)
+	assert.Contains(t, r.stdout, `errors="0"`)
+	r = logsleuth(t, "", nil, "analyze", "--format", "junit", "--fail-on", "none", sample, notes)
+	assert.Equal(t, 2, r.code)
+	assert.Contains(t, r.stdout, `type="unrecognised"`)
+}
