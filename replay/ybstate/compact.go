@@ -137,12 +137,9 @@ func (t *TabletRaft) compactBelow(cut, live int64, keep map[int64]bool) {
 			delete(t.votes, term)
 		}
 	}
-	for k, n := range t.NoOps {
-		if n.Op.Term < cut {
-			c.NoOps++
-			delete(t.NoOps, k)
-		}
-	}
+	n := len(t.noOps)
+	t.noOps = slices.DeleteFunc(t.noOps, func(n NoOpRec) bool { return n.Op.Term < cut })
+	c.NoOps += n - len(t.noOps)
 	kept := t.Leases[:0]
 	remap := make(map[int]int, len(t.Leases))
 	for i, l := range t.Leases {

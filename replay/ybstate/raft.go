@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/logsleuth/logsleuth/grammar/ybval"
@@ -48,9 +49,11 @@ func NewRaft() *Raft {
 // TabletRaft is one tablet's Raft history.
 type TabletRaft struct {
 	Tablet string
-	peers  map[string]*PeerRaft
+	// peers is sorted by peer id: a tablet has a handful of peers, and a
+	// node can host a million tablets, so a slice, not a map.
+	peers []*PeerRaft
 	// leaders holds, per term, every peer that acted as its leader, in the
-	// order they first did.
+	// order they first did; nil until a term has one.
 	leaders map[int64][]*Leadership
 	// votes holds the real (binding) votes granted, per term and voter.
 	votes map[int64]map[string][]VoteRec
@@ -63,9 +66,10 @@ type TabletRaft struct {
 	FailedStepDowns []FailedStepDown
 	// Attempts are election attempts, one per peer burst of start lines.
 	Attempts []Attempt
-	// NoOps are the NO_OPs leaders sent, by op id: the first write of a
-	// term, which an old leader receiving it checks against its lease.
-	NoOps map[string]*NoOpRec
+	// noOps are the NO_OPs leaders sent, one per op id, in timeline order
+	// (NoOp): the first write of a term, which an old leader receiving it
+	// checks against its lease. A leader sends one per term.
+	noOps []NoOpRec
 	// Rows is the readable timeline, in timeline order, at most
 	// maxTabletRows and within the budget all tablets share (MaxRows);
 	// Dropped counts the rows past that. A row keeps its line's position,
@@ -323,25 +327,62 @@ func (r *Raft) tablet(t string) *TabletRaft {
 	if tr == nil {
 		// The maps a tablet may never need are made on first use: a
 		// node can host a million tablets that log a line each.
-		tr = &TabletRaft{Tablet: t, peers: map[string]*PeerRaft{}, leaders: map[int64][]*Leadership{}, budget: r.rows, raft: r}
+		tr = &TabletRaft{Tablet: t, budget: r.rows, raft: r}
 		r.tablets[t] = tr
 	}
 	return tr
 }
 
 // Peer returns the peer's view, or nil.
-func (t *TabletRaft) Peer(peer string) *PeerRaft { return t.peers[peer] }
+func (t *TabletRaft) Peer(peer string) *PeerRaft {
+	if i, ok := t.peerAt(peer); ok {
+		return t.peers[i]
+	}
+	return nil
+}
+
+// peerAt is where peer is, or would go, in t.peers.
+func (t *TabletRaft) peerAt(peer string) (int, bool) {
+	return slices.BinarySearchFunc(t.peers, peer, func(p *PeerRaft, id string) int { return strings.Compare(p.Peer, id) })
+}
 
 // Peers returns the peers seen, sorted.
-func (t *TabletRaft) Peers() []string { return slices.Sorted(maps.Keys(t.peers)) }
+func (t *TabletRaft) Peers() []string {
+	out := make([]string, len(t.peers))
+	for i, p := range t.peers {
+		out[i] = p.Peer
+	}
+	return out
+}
 
 func (t *TabletRaft) peer(p string) *PeerRaft {
-	pr := t.peers[p]
-	if pr == nil {
-		pr = &PeerRaft{Peer: p, Term: -1, High: -1, Leading: -1, LastLed: -1, lastAttempt: -1, delayed: -1}
-		t.peers[p] = pr
+	i, ok := t.peerAt(p)
+	if ok {
+		return t.peers[i]
 	}
+	pr := &PeerRaft{Peer: p, Term: -1, High: -1, Leading: -1, LastLed: -1, lastAttempt: -1, delayed: -1}
+	t.peers = slices.Insert(t.peers, i, pr)
 	return pr
+}
+
+// sameOp reports whether a and b print the same (every unread op id
+// prints alike).
+func sameOp(a, b ybval.OpID) bool {
+	if a.Unread || b.Unread {
+		return a.Unread == b.Unread
+	}
+	return a.Term == b.Term && a.Index == b.Index
+}
+
+// NoOp returns the NO_OP sent at op id op (as OpID.String prints it), or
+// nil.
+func (t *TabletRaft) NoOp(op string) *NoOpRec {
+	for i := range t.noOps {
+		if t.noOps[i].Op.String() == op {
+			return &t.noOps[i]
+		}
+	}
+	return nil
 }
 
 // Leaders returns the peers seen leading term, in the order they did.
@@ -544,11 +585,8 @@ func (r *Raft) Apply(e yb.Event) Step {
 		}
 	case *yb.NoOp:
 		r.claim(t, p, ev.Op.Term, at, timed, from, &st, before)
-		if key := ev.Op.String(); t.NoOps[key] == nil {
-			if t.NoOps == nil {
-				t.NoOps = map[string]*NoOpRec{}
-			}
-			t.NoOps[key] = &NoOpRec{Leader: p.Peer, Op: ev.Op, From: from}
+		if !slices.ContainsFunc(t.noOps, func(n NoOpRec) bool { return sameOp(n.Op, ev.Op) }) {
+			t.noOps = append(t.noOps, NoOpRec{Leader: p.Peer, Op: ev.Op, From: from})
 		}
 		t.row(at, timed, p.Peer, ev.Op.Term, "no-op", fmt.Sprintf("NO_OP at %s", ev.Op), from)
 	case *yb.Transfer:
@@ -698,6 +736,9 @@ func (t *TabletRaft) lead(peer string, term int64, at time.Time, timed bool, fro
 		st.Rivals = rivals
 	}
 	st.Led, st.Leader = term, peer
+	if t.leaders == nil {
+		t.leaders = map[int64][]*Leadership{}
+	}
 	t.leaders[term] = append(t.leaders[term], &Leadership{Peer: peer, Term: term, Since: from, At: at, Timed: timed})
 	t.noteLed(term)
 	if t.raft != nil {

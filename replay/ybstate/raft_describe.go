@@ -16,7 +16,7 @@ const maxLeaseLines = 4
 // who led its term and the one before, its real votes there, and the
 // latest lease expiries any peer printed.
 func (t *TabletRaft) Lines(peer string) []string {
-	p := t.peers[peer]
+	p := t.Peer(peer)
 	if p == nil {
 		return []string{"raft: nothing logged for this peer yet"}
 	}
@@ -79,7 +79,7 @@ func leadersText(ls []*Leadership) string {
 // Lines describes peer's Raft view of tablet, or nil when none was logged.
 func (r *Raft) Lines(tablet, peer string) []string {
 	t := r.tablets[tablet]
-	if t == nil || t.peers[peer] == nil {
+	if t == nil || t.Peer(peer) == nil {
 		return nil
 	}
 	return t.Lines(peer)
@@ -98,7 +98,7 @@ func (r *Raft) Timeline(w io.Writer, tablet string, dump []*Lease) {
 	}
 	fmt.Fprintf(w, "tablet %s\n", tablet)
 	if t == nil {
-		t = &TabletRaft{Tablet: tablet, peers: map[string]*PeerRaft{}, leaders: map[int64][]*Leadership{}, votes: map[int64]map[string][]VoteRec{}}
+		t = &TabletRaft{Tablet: tablet}
 	}
 	if peers := t.Peers(); len(peers) > 0 {
 		fmt.Fprintf(w, "peers: %s\n", strings.Join(peers, ", "))

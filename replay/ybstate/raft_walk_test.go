@@ -58,7 +58,7 @@ func TestTermWalksMatchFullWalks(t *testing.T) {
 			return
 		}
 		for _, peer := range tr.Peers() {
-			for _, below := range []int64{-1, 0, 1, 5, tr.peers[peer].Term, tr.peers[peer].Term + 1} {
+			for _, below := range []int64{-1, 0, 1, 5, tr.Peer(peer).Term, tr.Peer(peer).Term + 1} {
 				if got, want := tr.lastLed(peer, below), lastLedAll(tr, peer, below); got != want {
 					t.Fatalf("lastLed(%s, %d) = %d, want %d", peer, below, got, want)
 				}

@@ -123,9 +123,9 @@ func (p *Pack) Observe(e parse.Event) {
 		// (both read); the line that added it is cited beside.
 		origin := rules.Reported
 		evidence := []rules.Evidence{rules.Cite(ev)}
-		if r.Mvcc.HasLastOp && ev.Prev.Known() && r.Mvcc.LastOp == ev.Prev {
+		if r.Mvcc().HasLastOp && ev.Prev.Known() && r.Mvcc().LastOp == ev.Prev {
 			origin = rules.Confirmed
-			evidence = appendNew(evidence, cite(r.Mvcc.LastOpFrom))
+			evidence = appendNew(evidence, cite(r.Mvcc().LastOpFrom))
 		}
 		p.add(rules.Finding{
 			Rule: QueueOrder, Severity: rules.Error, Origin: origin, Subject: subject(r),
