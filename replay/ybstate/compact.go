@@ -62,7 +62,7 @@ func (r *Raft) maybeCompact(t *TabletRaft, term int64) {
 	}
 	if !t.compactInit {
 		t.compactInit = true
-		t.Compacted.Below = t.termsLed[0]
+		t.Compacted.Below = t.led[0].term
 	}
 	if term-t.Compacted.Below < 2*c.KeepTerms {
 		return
@@ -93,8 +93,8 @@ func (t *TabletRaft) latest() time.Time {
 			at = x
 		}
 	}
-	for _, ls := range t.leaders {
-		for _, l := range ls {
+	for _, tl := range t.led {
+		for _, l := range tl.ls {
 			if l.Timed {
 				later(l.At)
 			}
@@ -124,13 +124,13 @@ func (t *TabletRaft) compactBelow(cut, live int64, keep map[int64]bool) {
 			keep[l.Term] = true
 		}
 	}
-	for term, ls := range t.leaders {
-		if term < cut && !keep[term] {
-			c.Leaders += len(ls)
-			delete(t.leaders, term)
+	t.led = slices.DeleteFunc(t.led, func(tl termLeaders) bool {
+		if tl.term < cut && !keep[tl.term] {
+			c.Leaders += len(tl.ls)
+			return true
 		}
-	}
-	t.termsLed = slices.DeleteFunc(t.termsLed, func(term int64) bool { return term < cut && !keep[term] })
+		return false
+	})
 	for term, vs := range t.votes {
 		if term < cut {
 			c.Votes += len(vs)

@@ -52,9 +52,9 @@ type TabletRaft struct {
 	// peers is sorted by peer id: a tablet has a handful of peers, and a
 	// node can host a million tablets, so a slice, not a map.
 	peers []*PeerRaft
-	// leaders holds, per term, every peer that acted as its leader, in the
-	// order they first did; nil until a term has one.
-	leaders map[int64][]*Leadership
+	// led holds, per term that had a leader, ascending, every peer that
+	// acted as its leader, in the order they first did.
+	led []termLeaders
 	// votes holds the real (binding) votes granted, per term and voter.
 	votes map[int64]map[string][]VoteRec
 	// Leases are the lease expiries the Raft lines printed, in timeline
@@ -85,12 +85,16 @@ type TabletRaft struct {
 	// masterOpen holds the leaderships known only from reports to the
 	// master that no line has ended yet.
 	masterOpen []*Leadership
-	// termsLed is the keys of leaders, ascending: lastLed and
-	// previousLeader walk it back from a term instead of every term.
-	termsLed []int64
 	// Compacted counts the history compaction dropped (Compaction).
 	Compacted   Compacted
 	compactInit bool
+}
+
+// termLeaders is the leaders of one term: lastLed and previousLeader
+// walk them back from a term instead of every term.
+type termLeaders struct {
+	term int64
+	ls   []*Leadership
 }
 
 type waitKey struct {
@@ -386,14 +390,25 @@ func (t *TabletRaft) NoOp(op string) *NoOpRec {
 }
 
 // Leaders returns the peers seen leading term, in the order they did.
-func (t *TabletRaft) Leaders(term int64) []*Leadership { return t.leaders[term] }
+func (t *TabletRaft) Leaders(term int64) []*Leadership {
+	if i := t.termsBelow(term); term >= 0 && i < len(t.led) && t.led[i].term == term {
+		return t.led[i].ls
+	}
+	return nil
+}
 
 // Terms returns the terms that had a leader, ascending.
-func (t *TabletRaft) Terms() []int64 { return slices.Clone(t.termsLed) }
+func (t *TabletRaft) Terms() []int64 {
+	out := make([]int64, len(t.led))
+	for i, tl := range t.led {
+		out[i] = tl.term
+	}
+	return out
+}
 
 // Leadership returns peer's leadership of term, or nil.
 func (t *TabletRaft) Leadership(peer string, term int64) *Leadership {
-	for _, l := range t.leaders[term] {
+	for _, l := range t.Leaders(term) {
 		if l.Peer == peer {
 			return l
 		}
@@ -726,7 +741,7 @@ func (t *TabletRaft) lead(peer string, term int64, at time.Time, timed bool, fro
 		return
 	}
 	var rivals []*Leadership
-	for _, l := range t.leaders[term] {
+	for _, l := range t.Leaders(term) {
 		if l.Peer != peer {
 			rivals = append(rivals, l)
 		}
@@ -736,11 +751,12 @@ func (t *TabletRaft) lead(peer string, term int64, at time.Time, timed bool, fro
 		st.Rivals = rivals
 	}
 	st.Led, st.Leader = term, peer
-	if t.leaders == nil {
-		t.leaders = map[int64][]*Leadership{}
+	l := &Leadership{Peer: peer, Term: term, Since: from, At: at, Timed: timed}
+	if i := t.termsBelow(term); i < len(t.led) && t.led[i].term == term {
+		t.led[i].ls = append(t.led[i].ls, l)
+	} else {
+		t.led = slices.Insert(t.led, i, termLeaders{term: term, ls: []*Leadership{l}})
 	}
-	t.leaders[term] = append(t.leaders[term], &Leadership{Peer: peer, Term: term, Since: from, At: at, Timed: timed})
-	t.noteLed(term)
 	if t.raft != nil {
 		t.raft.maybeCompact(t, term)
 	}
@@ -785,8 +801,8 @@ func (r *Raft) attempt(t *TabletRaft, p *PeerRaft, ev *yb.ElectionStart, at time
 // revoked led a term or two before, so this stops soon.
 func (t *TabletRaft) lastLed(holder string, below int64) int64 {
 	for i := t.termsBelow(below) - 1; i >= 0; i-- {
-		term := t.termsLed[i]
-		for _, l := range t.leaders[term] {
+		term := t.led[i].term
+		for _, l := range t.led[i].ls {
 			if l.Peer == holder {
 				return term
 			}
@@ -800,7 +816,7 @@ func (t *TabletRaft) lastLed(holder string, below int64) int64 {
 func (t *TabletRaft) previousLeader(peer string, term int64) *Leadership {
 	for i := t.termsBelow(term) - 1; i >= 0; i-- {
 		var best *Leadership
-		for _, l := range t.leaders[t.termsLed[i]] {
+		for _, l := range t.led[i].ls {
 			if l.Peer != peer && (best == nil || l.Peer < best.Peer) {
 				best = l
 			}
@@ -816,18 +832,9 @@ func (t *TabletRaft) previousLeader(peer string, term int64) *Leadership {
 // negative term).
 func (t *TabletRaft) termsBelow(term int64) int {
 	if term < 0 {
-		return len(t.termsLed)
+		return len(t.led)
 	}
-	return sort.Search(len(t.termsLed), func(i int) bool { return t.termsLed[i] >= term })
-}
-
-// noteLed records that term has a leader, keeping termsLed sorted.
-func (t *TabletRaft) noteLed(term int64) {
-	i := t.termsBelow(term)
-	if i < len(t.termsLed) && t.termsLed[i] == term {
-		return
-	}
-	t.termsLed = slices.Insert(t.termsLed, i, term)
+	return sort.Search(len(t.led), func(i int) bool { return t.led[i].term >= term })
 }
 
 func (t *TabletRaft) row(at time.Time, timed bool, peer string, term int64, what, detail string, from From) {

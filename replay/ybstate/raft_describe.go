@@ -42,7 +42,7 @@ func (t *TabletRaft) Lines(peer string) []string {
 			if term < 0 {
 				continue
 			}
-			if ls := t.leaders[term]; len(ls) > 0 {
+			if ls := t.Leaders(term); len(ls) > 0 {
 				out = append(out, fmt.Sprintf("leader of term %d: %s", term, leadersText(ls)))
 			}
 			if vs := t.votes[term][peer]; len(vs) > 0 {
@@ -123,7 +123,7 @@ func (r *Raft) Timeline(w io.Writer, tablet string, dump []*Lease) {
 	voted := map[int64]bool{}
 	for term := range t.votes {
 		voted[term] = true
-		if len(t.leaders[term]) == 0 {
+		if len(t.Leaders(term)) == 0 {
 			terms = append(terms, term)
 		}
 	}
@@ -137,7 +137,7 @@ func (r *Raft) Timeline(w io.Writer, tablet string, dump []*Lease) {
 			for _, v := range t.Votes(term) {
 				vs = append(vs, fmt.Sprintf("%s->%s (%s)", short(v.Voter), short(v.Candidate), v.From.Pos))
 			}
-			fmt.Fprintf(tw, "%d\t%s\t%s\n", term, orDash(leadersText(t.leaders[term])), orDash(strings.Join(vs, ", ")))
+			fmt.Fprintf(tw, "%d\t%s\t%s\n", term, orDash(leadersText(t.Leaders(term))), orDash(strings.Join(vs, ", ")))
 		}
 		tw.Flush()
 	}
