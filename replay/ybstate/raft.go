@@ -55,8 +55,9 @@ type TabletRaft struct {
 	// led holds, per term that had a leader, ascending, every peer that
 	// acted as its leader, in the order they first did.
 	led []termLeaders
-	// votes holds the real (binding) votes granted, per term and voter.
-	votes map[int64]map[string][]VoteRec
+	// votes holds the real (binding) votes granted, in timeline order, one
+	// per voter, term and candidate.
+	votes []VoteRec
 	// Leases are the lease expiries the Raft lines printed, in timeline
 	// order. MVCC dump leases stay in State.Leases.
 	Leases      []LeaseFact
@@ -109,8 +110,8 @@ type waitKey struct {
 // of a node hosting thousands of tablets, must not hold every line in
 // memory for tables no one reads to the end. The rules do not read Rows.
 const (
-	maxTabletRows = 20000
-	MaxRows       = 50000
+	maxTabletRows = 5000
+	MaxRows       = 10000
 )
 
 // rowBudget is the rows all tablets' timelines may still keep, and the
@@ -418,15 +419,23 @@ func (t *TabletRaft) Leadership(peer string, term int64) *Leadership {
 
 // Votes returns the real votes granted in term, by voter then order.
 func (t *TabletRaft) Votes(term int64) []VoteRec {
-	byVoter := t.votes[term]
-	voters := make([]string, 0, len(byVoter))
-	for v := range byVoter {
-		voters = append(voters, v)
-	}
-	sort.Strings(voters)
 	var out []VoteRec
-	for _, v := range voters {
-		out = append(out, byVoter[v]...)
+	for _, v := range t.votes {
+		if v.Term == term {
+			out = append(out, v)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Voter < out[j].Voter })
+	return out
+}
+
+// votesOf returns voter's real votes in term, in timeline order.
+func (t *TabletRaft) votesOf(voter string, term int64) []VoteRec {
+	var out []VoteRec
+	for _, v := range t.votes {
+		if v.Term == term && v.Voter == voter {
+			out = append(out, v)
+		}
 	}
 	return out
 }
@@ -564,17 +573,9 @@ func (r *Raft) Apply(e yb.Event) Step {
 	case *yb.Vote:
 		if ev.Granted && !ev.Pre && ev.Term >= 0 {
 			v := VoteRec{Voter: p.Peer, Candidate: ev.Candidate, Term: ev.Term, From: from}
-			byVoter := t.votes[ev.Term]
-			if byVoter == nil {
-				if t.votes == nil {
-					t.votes = map[int64]map[string][]VoteRec{}
-				}
-				byVoter = map[string][]VoteRec{}
-				t.votes[ev.Term] = byVoter
-			}
 			var earlier []VoteRec
 			dup := false
-			for _, o := range byVoter[p.Peer] {
+			for _, o := range t.votesOf(p.Peer, ev.Term) {
 				if o.Candidate == ev.Candidate {
 					dup = true
 				} else {
@@ -586,7 +587,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 			}
 			st.Vote, st.Earlier = &v, earlier
 			if !dup {
-				byVoter[p.Peer] = append(byVoter[p.Peer], v)
+				t.votes = append(t.votes, v)
 			}
 			t.row(at, timed, p.Peer, ev.Term, "vote", fmt.Sprintf("votes for %s in term %d", ev.Candidate, ev.Term), from)
 		} else if ev.Granted {

@@ -45,7 +45,7 @@ func (t *TabletRaft) Lines(peer string) []string {
 			if ls := t.Leaders(term); len(ls) > 0 {
 				out = append(out, fmt.Sprintf("leader of term %d: %s", term, leadersText(ls)))
 			}
-			if vs := t.votes[term][peer]; len(vs) > 0 {
+			if vs := t.votesOf(peer, term); len(vs) > 0 {
 				var cs []string
 				for _, v := range vs {
 					cs = append(cs, fmt.Sprintf("%s (%s)", v.Candidate, v.From.Pos))
@@ -121,11 +121,11 @@ func (r *Raft) Timeline(w io.Writer, tablet string, dump []*Lease) {
 
 	terms := t.Terms()
 	voted := map[int64]bool{}
-	for term := range t.votes {
-		voted[term] = true
-		if len(t.Leaders(term)) == 0 {
-			terms = append(terms, term)
+	for _, v := range t.votes {
+		if !voted[v.Term] && len(t.Leaders(v.Term)) == 0 {
+			terms = append(terms, v.Term)
 		}
+		voted[v.Term] = true
 	}
 	sort.Slice(terms, func(i, j int) bool { return terms[i] < terms[j] })
 	if len(terms) > 0 {

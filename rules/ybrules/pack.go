@@ -45,8 +45,13 @@ type Pack struct {
 
 // DefaultKeepTerms is how many of a tablet's latest terms the replayed
 // state keeps in full: a leader cut off by a partition comes back within
-// a few terms, and the older ones are judged before they go.
-const DefaultKeepTerms = 16
+// a few terms, and the older ones are judged before they go (leases still
+// running are kept whatever their term). VoteTerms is how many keep their
+// leaders and real votes, for a second leader or vote in an old term.
+const (
+	DefaultKeepTerms = 4
+	VoteTerms        = 16
+)
 
 type onceKey struct {
 	rule string
@@ -75,7 +80,7 @@ func (p *Pack) KeepTerms(n int64) {
 	}
 	// A lease that ended within twice the clock-skew grace of the latest
 	// line can still be found running by a later one from another host.
-	p.st.SetCompaction(ybstate.Compaction{KeepTerms: n, Before: p.judgeOld,
+	p.st.SetCompaction(ybstate.Compaction{KeepTerms: n, VoteTerms: VoteTerms, Before: p.judgeOld,
 		Slack: func() time.Duration { return 2 * p.skew.grace() }})
 }
 
