@@ -11,9 +11,10 @@ import (
 // called with the tablet as it stands (for a rule pack to judge the old
 // terms while they are still there: what Finish would have done with them),
 // then the history of every term more than KeepTerms below the highest is
-// dropped and counted in the tablet's Compacted: its leaders, real votes,
-// NO_OPs, lease facts, revocations, election attempts, and the tablet's
-// writes and MVCC dump leases of those terms. What a later line can still
+// dropped and counted in the tablet's Compacted: its NO_OPs, lease facts,
+// revocations, election attempts, and the tablet's writes and MVCC dump
+// leases of those terms; its leaders and real votes go once they are
+// VoteTerms below the highest. What a later line can still
 // contradict is kept: the latest terms (a leader cut off by a partition
 // comes back within a few terms), and, whatever their term, the leases
 // that had not ended by the tablet's latest line (less Slack) with the
@@ -24,6 +25,12 @@ import (
 // history a rule pack has not judged would lose its findings.
 type Compaction struct {
 	KeepTerms int64
+	// VoteTerms is how many of the latest terms keep their leaders and
+	// real votes, at least KeepTerms (0 is KeepTerms): a second leader or
+	// a second vote in an old term is seen by the line that makes it, and
+	// needs only those, so they can be kept further back than the rest of
+	// the history (leases, revocations with their state, attempts).
+	VoteTerms int64
 	// Before is given the tablet and the cut: every term below cut is
 	// about to go.
 	Before func(t *TabletRaft, cut int64)
@@ -50,6 +57,7 @@ func (s *State) SetCompaction(c Compaction) {
 	if c.KeepTerms <= 0 {
 		c.KeepTerms = 16
 	}
+	c.VoteTerms = max(c.VoteTerms, c.KeepTerms)
 	s.raft.compaction = c
 	s.raft.onDrop = s.dropTerms
 }
@@ -62,7 +70,7 @@ func (r *Raft) maybeCompact(t *TabletRaft, term int64) {
 	}
 	if !t.compactInit {
 		t.compactInit = true
-		t.Compacted.Below = t.termsLed[0]
+		t.Compacted.Below = t.led[0].term
 	}
 	if term-t.Compacted.Below < 2*c.KeepTerms {
 		return
@@ -81,7 +89,7 @@ func (r *Raft) maybeCompact(t *TabletRaft, term int64) {
 			keep[k] = true
 		}
 	}
-	t.compactBelow(term-c.KeepTerms, live, keep)
+	t.compactBelow(term-c.KeepTerms, term-c.VoteTerms, live, keep)
 }
 
 // latest is the wall time of t's latest timed line the compaction can
@@ -93,8 +101,8 @@ func (t *TabletRaft) latest() time.Time {
 			at = x
 		}
 	}
-	for _, ls := range t.leaders {
-		for _, l := range ls {
+	for _, tl := range t.led {
+		for _, l := range tl.ls {
 			if l.Timed {
 				later(l.At)
 			}
@@ -115,8 +123,9 @@ func (t *TabletRaft) latest() time.Time {
 // compactBelow drops t's history of the terms below cut, but for the
 // leases that end at or after live (microseconds since the epoch) and the
 // leaderships of their terms and of the terms in keep (those whose MVCC
-// dump leases were kept): those a later line can still contradict.
-func (t *TabletRaft) compactBelow(cut, live int64, keep map[int64]bool) {
+// dump leases were kept): those a later line can still contradict. The
+// leaders and real votes of the terms from voteCut (at most cut) stay.
+func (t *TabletRaft) compactBelow(cut, voteCut, live int64, keep map[int64]bool) {
 	c := &t.Compacted
 	c.Below = cut
 	for _, l := range t.Leases {
@@ -124,25 +133,19 @@ func (t *TabletRaft) compactBelow(cut, live int64, keep map[int64]bool) {
 			keep[l.Term] = true
 		}
 	}
-	for term, ls := range t.leaders {
-		if term < cut && !keep[term] {
-			c.Leaders += len(ls)
-			delete(t.leaders, term)
+	t.led = slices.DeleteFunc(t.led, func(tl termLeaders) bool {
+		if tl.term < voteCut && !keep[tl.term] {
+			c.Leaders += len(tl.ls)
+			return true
 		}
-	}
-	t.termsLed = slices.DeleteFunc(t.termsLed, func(term int64) bool { return term < cut && !keep[term] })
-	for term, vs := range t.votes {
-		if term < cut {
-			c.Votes += len(vs)
-			delete(t.votes, term)
-		}
-	}
-	for k, n := range t.NoOps {
-		if n.Op.Term < cut {
-			c.NoOps++
-			delete(t.NoOps, k)
-		}
-	}
+		return false
+	})
+	nv := len(t.votes)
+	t.votes = slices.DeleteFunc(t.votes, func(v VoteRec) bool { return v.Term < voteCut })
+	c.Votes += nv - len(t.votes)
+	n := len(t.noOps)
+	t.noOps = slices.DeleteFunc(t.noOps, func(n NoOpRec) bool { return n.Op.Term < cut })
+	c.NoOps += n - len(t.noOps)
 	kept := t.Leases[:0]
 	remap := make(map[int]int, len(t.Leases))
 	for i, l := range t.Leases {

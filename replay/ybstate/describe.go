@@ -13,7 +13,10 @@ const queueShown = 8
 // Lines describes r as "name: value" lines, in a fixed order, for a
 // finding's state and for test diffs.
 func (r *Replica) Lines() []string {
-	m := &r.Mvcc
+	m := r.mvcc
+	if m == nil {
+		m = &Mvcc{}
+	}
 	term := "unknown"
 	if r.Term >= 0 {
 		term = fmt.Sprint(r.Term)

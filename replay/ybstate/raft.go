@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/logsleuth/logsleuth/grammar/ybval"
@@ -48,12 +49,15 @@ func NewRaft() *Raft {
 // TabletRaft is one tablet's Raft history.
 type TabletRaft struct {
 	Tablet string
-	peers  map[string]*PeerRaft
-	// leaders holds, per term, every peer that acted as its leader, in the
-	// order they first did.
-	leaders map[int64][]*Leadership
-	// votes holds the real (binding) votes granted, per term and voter.
-	votes map[int64]map[string][]VoteRec
+	// peers is sorted by peer id: a tablet has a handful of peers, and a
+	// node can host a million tablets, so a slice, not a map.
+	peers []*PeerRaft
+	// led holds, per term that had a leader, ascending, every peer that
+	// acted as its leader, in the order they first did.
+	led []termLeaders
+	// votes holds the real (binding) votes granted, in timeline order, one
+	// per voter, term and candidate.
+	votes []VoteRec
 	// Leases are the lease expiries the Raft lines printed, in timeline
 	// order. MVCC dump leases stay in State.Leases.
 	Leases      []LeaseFact
@@ -63,9 +67,10 @@ type TabletRaft struct {
 	FailedStepDowns []FailedStepDown
 	// Attempts are election attempts, one per peer burst of start lines.
 	Attempts []Attempt
-	// NoOps are the NO_OPs leaders sent, by op id: the first write of a
-	// term, which an old leader receiving it checks against its lease.
-	NoOps map[string]*NoOpRec
+	// noOps are the NO_OPs leaders sent, one per op id, in timeline order
+	// (NoOp): the first write of a term, which an old leader receiving it
+	// checks against its lease. A leader sends one per term.
+	noOps []NoOpRec
 	// Rows is the readable timeline, in timeline order, at most
 	// maxTabletRows and within the budget all tablets share (MaxRows);
 	// Dropped counts the rows past that. A row keeps its line's position,
@@ -81,12 +86,16 @@ type TabletRaft struct {
 	// masterOpen holds the leaderships known only from reports to the
 	// master that no line has ended yet.
 	masterOpen []*Leadership
-	// termsLed is the keys of leaders, ascending: lastLed and
-	// previousLeader walk it back from a term instead of every term.
-	termsLed []int64
 	// Compacted counts the history compaction dropped (Compaction).
 	Compacted   Compacted
 	compactInit bool
+}
+
+// termLeaders is the leaders of one term: lastLed and previousLeader
+// walk them back from a term instead of every term.
+type termLeaders struct {
+	term int64
+	ls   []*Leadership
 }
 
 type waitKey struct {
@@ -101,8 +110,8 @@ type waitKey struct {
 // of a node hosting thousands of tablets, must not hold every line in
 // memory for tables no one reads to the end. The rules do not read Rows.
 const (
-	maxTabletRows = 20000
-	MaxRows       = 50000
+	maxTabletRows = 5000
+	MaxRows       = 10000
 )
 
 // rowBudget is the rows all tablets' timelines may still keep, and the
@@ -323,36 +332,84 @@ func (r *Raft) tablet(t string) *TabletRaft {
 	if tr == nil {
 		// The maps a tablet may never need are made on first use: a
 		// node can host a million tablets that log a line each.
-		tr = &TabletRaft{Tablet: t, peers: map[string]*PeerRaft{}, leaders: map[int64][]*Leadership{}, budget: r.rows, raft: r}
+		tr = &TabletRaft{Tablet: t, budget: r.rows, raft: r}
 		r.tablets[t] = tr
 	}
 	return tr
 }
 
 // Peer returns the peer's view, or nil.
-func (t *TabletRaft) Peer(peer string) *PeerRaft { return t.peers[peer] }
+func (t *TabletRaft) Peer(peer string) *PeerRaft {
+	if i, ok := t.peerAt(peer); ok {
+		return t.peers[i]
+	}
+	return nil
+}
+
+// peerAt is where peer is, or would go, in t.peers.
+func (t *TabletRaft) peerAt(peer string) (int, bool) {
+	return slices.BinarySearchFunc(t.peers, peer, func(p *PeerRaft, id string) int { return strings.Compare(p.Peer, id) })
+}
 
 // Peers returns the peers seen, sorted.
-func (t *TabletRaft) Peers() []string { return slices.Sorted(maps.Keys(t.peers)) }
+func (t *TabletRaft) Peers() []string {
+	out := make([]string, len(t.peers))
+	for i, p := range t.peers {
+		out[i] = p.Peer
+	}
+	return out
+}
 
 func (t *TabletRaft) peer(p string) *PeerRaft {
-	pr := t.peers[p]
-	if pr == nil {
-		pr = &PeerRaft{Peer: p, Term: -1, High: -1, Leading: -1, LastLed: -1, lastAttempt: -1, delayed: -1}
-		t.peers[p] = pr
+	i, ok := t.peerAt(p)
+	if ok {
+		return t.peers[i]
 	}
+	pr := &PeerRaft{Peer: p, Term: -1, High: -1, Leading: -1, LastLed: -1, lastAttempt: -1, delayed: -1}
+	t.peers = slices.Insert(t.peers, i, pr)
 	return pr
 }
 
+// sameOp reports whether a and b print the same (every unread op id
+// prints alike).
+func sameOp(a, b ybval.OpID) bool {
+	if a.Unread || b.Unread {
+		return a.Unread == b.Unread
+	}
+	return a.Term == b.Term && a.Index == b.Index
+}
+
+// NoOp returns the NO_OP sent at op id op (as OpID.String prints it), or
+// nil.
+func (t *TabletRaft) NoOp(op string) *NoOpRec {
+	for i := range t.noOps {
+		if t.noOps[i].Op.String() == op {
+			return &t.noOps[i]
+		}
+	}
+	return nil
+}
+
 // Leaders returns the peers seen leading term, in the order they did.
-func (t *TabletRaft) Leaders(term int64) []*Leadership { return t.leaders[term] }
+func (t *TabletRaft) Leaders(term int64) []*Leadership {
+	if i := t.termsBelow(term); term >= 0 && i < len(t.led) && t.led[i].term == term {
+		return t.led[i].ls
+	}
+	return nil
+}
 
 // Terms returns the terms that had a leader, ascending.
-func (t *TabletRaft) Terms() []int64 { return slices.Clone(t.termsLed) }
+func (t *TabletRaft) Terms() []int64 {
+	out := make([]int64, len(t.led))
+	for i, tl := range t.led {
+		out[i] = tl.term
+	}
+	return out
+}
 
 // Leadership returns peer's leadership of term, or nil.
 func (t *TabletRaft) Leadership(peer string, term int64) *Leadership {
-	for _, l := range t.leaders[term] {
+	for _, l := range t.Leaders(term) {
 		if l.Peer == peer {
 			return l
 		}
@@ -362,15 +419,23 @@ func (t *TabletRaft) Leadership(peer string, term int64) *Leadership {
 
 // Votes returns the real votes granted in term, by voter then order.
 func (t *TabletRaft) Votes(term int64) []VoteRec {
-	byVoter := t.votes[term]
-	voters := make([]string, 0, len(byVoter))
-	for v := range byVoter {
-		voters = append(voters, v)
-	}
-	sort.Strings(voters)
 	var out []VoteRec
-	for _, v := range voters {
-		out = append(out, byVoter[v]...)
+	for _, v := range t.votes {
+		if v.Term == term {
+			out = append(out, v)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Voter < out[j].Voter })
+	return out
+}
+
+// votesOf returns voter's real votes in term, in timeline order.
+func (t *TabletRaft) votesOf(voter string, term int64) []VoteRec {
+	var out []VoteRec
+	for _, v := range t.votes {
+		if v.Term == term && v.Voter == voter {
+			out = append(out, v)
+		}
 	}
 	return out
 }
@@ -508,17 +573,9 @@ func (r *Raft) Apply(e yb.Event) Step {
 	case *yb.Vote:
 		if ev.Granted && !ev.Pre && ev.Term >= 0 {
 			v := VoteRec{Voter: p.Peer, Candidate: ev.Candidate, Term: ev.Term, From: from}
-			byVoter := t.votes[ev.Term]
-			if byVoter == nil {
-				if t.votes == nil {
-					t.votes = map[int64]map[string][]VoteRec{}
-				}
-				byVoter = map[string][]VoteRec{}
-				t.votes[ev.Term] = byVoter
-			}
 			var earlier []VoteRec
 			dup := false
-			for _, o := range byVoter[p.Peer] {
+			for _, o := range t.votesOf(p.Peer, ev.Term) {
 				if o.Candidate == ev.Candidate {
 					dup = true
 				} else {
@@ -530,7 +587,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 			}
 			st.Vote, st.Earlier = &v, earlier
 			if !dup {
-				byVoter[p.Peer] = append(byVoter[p.Peer], v)
+				t.votes = append(t.votes, v)
 			}
 			t.row(at, timed, p.Peer, ev.Term, "vote", fmt.Sprintf("votes for %s in term %d", ev.Candidate, ev.Term), from)
 		} else if ev.Granted {
@@ -544,11 +601,8 @@ func (r *Raft) Apply(e yb.Event) Step {
 		}
 	case *yb.NoOp:
 		r.claim(t, p, ev.Op.Term, at, timed, from, &st, before)
-		if key := ev.Op.String(); t.NoOps[key] == nil {
-			if t.NoOps == nil {
-				t.NoOps = map[string]*NoOpRec{}
-			}
-			t.NoOps[key] = &NoOpRec{Leader: p.Peer, Op: ev.Op, From: from}
+		if !slices.ContainsFunc(t.noOps, func(n NoOpRec) bool { return sameOp(n.Op, ev.Op) }) {
+			t.noOps = append(t.noOps, NoOpRec{Leader: p.Peer, Op: ev.Op, From: from})
 		}
 		t.row(at, timed, p.Peer, ev.Op.Term, "no-op", fmt.Sprintf("NO_OP at %s", ev.Op), from)
 	case *yb.Transfer:
@@ -688,7 +742,7 @@ func (t *TabletRaft) lead(peer string, term int64, at time.Time, timed bool, fro
 		return
 	}
 	var rivals []*Leadership
-	for _, l := range t.leaders[term] {
+	for _, l := range t.Leaders(term) {
 		if l.Peer != peer {
 			rivals = append(rivals, l)
 		}
@@ -698,8 +752,12 @@ func (t *TabletRaft) lead(peer string, term int64, at time.Time, timed bool, fro
 		st.Rivals = rivals
 	}
 	st.Led, st.Leader = term, peer
-	t.leaders[term] = append(t.leaders[term], &Leadership{Peer: peer, Term: term, Since: from, At: at, Timed: timed})
-	t.noteLed(term)
+	l := &Leadership{Peer: peer, Term: term, Since: from, At: at, Timed: timed}
+	if i := t.termsBelow(term); i < len(t.led) && t.led[i].term == term {
+		t.led[i].ls = append(t.led[i].ls, l)
+	} else {
+		t.led = slices.Insert(t.led, i, termLeaders{term: term, ls: []*Leadership{l}})
+	}
 	if t.raft != nil {
 		t.raft.maybeCompact(t, term)
 	}
@@ -744,8 +802,8 @@ func (r *Raft) attempt(t *TabletRaft, p *PeerRaft, ev *yb.ElectionStart, at time
 // revoked led a term or two before, so this stops soon.
 func (t *TabletRaft) lastLed(holder string, below int64) int64 {
 	for i := t.termsBelow(below) - 1; i >= 0; i-- {
-		term := t.termsLed[i]
-		for _, l := range t.leaders[term] {
+		term := t.led[i].term
+		for _, l := range t.led[i].ls {
 			if l.Peer == holder {
 				return term
 			}
@@ -759,7 +817,7 @@ func (t *TabletRaft) lastLed(holder string, below int64) int64 {
 func (t *TabletRaft) previousLeader(peer string, term int64) *Leadership {
 	for i := t.termsBelow(term) - 1; i >= 0; i-- {
 		var best *Leadership
-		for _, l := range t.leaders[t.termsLed[i]] {
+		for _, l := range t.led[i].ls {
 			if l.Peer != peer && (best == nil || l.Peer < best.Peer) {
 				best = l
 			}
@@ -775,18 +833,9 @@ func (t *TabletRaft) previousLeader(peer string, term int64) *Leadership {
 // negative term).
 func (t *TabletRaft) termsBelow(term int64) int {
 	if term < 0 {
-		return len(t.termsLed)
+		return len(t.led)
 	}
-	return sort.Search(len(t.termsLed), func(i int) bool { return t.termsLed[i] >= term })
-}
-
-// noteLed records that term has a leader, keeping termsLed sorted.
-func (t *TabletRaft) noteLed(term int64) {
-	i := t.termsBelow(term)
-	if i < len(t.termsLed) && t.termsLed[i] == term {
-		return
-	}
-	t.termsLed = slices.Insert(t.termsLed, i, term)
+	return sort.Search(len(t.led), func(i int) bool { return t.led[i].term >= term })
 }
 
 func (t *TabletRaft) row(at time.Time, timed bool, peer string, term int64, what, detail string, from From) {

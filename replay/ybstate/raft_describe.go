@@ -16,7 +16,7 @@ const maxLeaseLines = 4
 // who led its term and the one before, its real votes there, and the
 // latest lease expiries any peer printed.
 func (t *TabletRaft) Lines(peer string) []string {
-	p := t.peers[peer]
+	p := t.Peer(peer)
 	if p == nil {
 		return []string{"raft: nothing logged for this peer yet"}
 	}
@@ -42,10 +42,10 @@ func (t *TabletRaft) Lines(peer string) []string {
 			if term < 0 {
 				continue
 			}
-			if ls := t.leaders[term]; len(ls) > 0 {
+			if ls := t.Leaders(term); len(ls) > 0 {
 				out = append(out, fmt.Sprintf("leader of term %d: %s", term, leadersText(ls)))
 			}
-			if vs := t.votes[term][peer]; len(vs) > 0 {
+			if vs := t.votesOf(peer, term); len(vs) > 0 {
 				var cs []string
 				for _, v := range vs {
 					cs = append(cs, fmt.Sprintf("%s (%s)", v.Candidate, v.From.Pos))
@@ -79,7 +79,7 @@ func leadersText(ls []*Leadership) string {
 // Lines describes peer's Raft view of tablet, or nil when none was logged.
 func (r *Raft) Lines(tablet, peer string) []string {
 	t := r.tablets[tablet]
-	if t == nil || t.peers[peer] == nil {
+	if t == nil || t.Peer(peer) == nil {
 		return nil
 	}
 	return t.Lines(peer)
@@ -98,7 +98,7 @@ func (r *Raft) Timeline(w io.Writer, tablet string, dump []*Lease) {
 	}
 	fmt.Fprintf(w, "tablet %s\n", tablet)
 	if t == nil {
-		t = &TabletRaft{Tablet: tablet, peers: map[string]*PeerRaft{}, leaders: map[int64][]*Leadership{}, votes: map[int64]map[string][]VoteRec{}}
+		t = &TabletRaft{Tablet: tablet}
 	}
 	if peers := t.Peers(); len(peers) > 0 {
 		fmt.Fprintf(w, "peers: %s\n", strings.Join(peers, ", "))
@@ -121,11 +121,11 @@ func (r *Raft) Timeline(w io.Writer, tablet string, dump []*Lease) {
 
 	terms := t.Terms()
 	voted := map[int64]bool{}
-	for term := range t.votes {
-		voted[term] = true
-		if len(t.leaders[term]) == 0 {
-			terms = append(terms, term)
+	for _, v := range t.votes {
+		if !voted[v.Term] && len(t.Leaders(v.Term)) == 0 {
+			terms = append(terms, v.Term)
 		}
+		voted[v.Term] = true
 	}
 	sort.Slice(terms, func(i, j int) bool { return terms[i] < terms[j] })
 	if len(terms) > 0 {
@@ -137,7 +137,7 @@ func (r *Raft) Timeline(w io.Writer, tablet string, dump []*Lease) {
 			for _, v := range t.Votes(term) {
 				vs = append(vs, fmt.Sprintf("%s->%s (%s)", short(v.Voter), short(v.Candidate), v.From.Pos))
 			}
-			fmt.Fprintf(tw, "%d\t%s\t%s\n", term, orDash(leadersText(t.leaders[term])), orDash(strings.Join(vs, ", ")))
+			fmt.Fprintf(tw, "%d\t%s\t%s\n", term, orDash(leadersText(t.Leaders(term))), orDash(strings.Join(vs, ", ")))
 		}
 		tw.Flush()
 	}

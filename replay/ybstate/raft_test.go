@@ -45,7 +45,7 @@ I1007 16:39:09.000000 1 raft_consensus.cc:1] T tab P a [term 4 LEADER]: Advancin
 	assert.Equal(t, 4, l.EndFrom.Pos.Line, "ends at the advance to term 5")
 	assert.Equal(t, int64(4), steps[0].Led)
 	assert.Equal(t, int64(-1), steps[1].Led, "the NO_OP repeats a known leadership")
-	assert.Equal(t, "10", tr.NoOps["4.10"].Op.String()[2:])
+	assert.Equal(t, "10", tr.NoOp("4.10").Op.String()[2:])
 }
 
 // Pre-votes never count; the same real vote repeated is one vote.

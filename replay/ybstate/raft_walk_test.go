@@ -13,7 +13,8 @@ import (
 // walk over every term, the reference the term-indexed walks must equal.
 func lastLedAll(t *TabletRaft, holder string, below int64) int64 {
 	best := int64(-1)
-	for term, ls := range t.leaders {
+	for _, tl := range t.led {
+		term, ls := tl.term, tl.ls
 		if below >= 0 && term >= below {
 			continue
 		}
@@ -28,7 +29,8 @@ func lastLedAll(t *TabletRaft, holder string, below int64) int64 {
 
 func previousLeaderAll(t *TabletRaft, peer string, term int64) *Leadership {
 	var best *Leadership
-	for tm, ls := range t.leaders {
+	for _, tl := range t.led {
+		tm, ls := tl.term, tl.ls
 		if term >= 0 && tm >= term {
 			continue
 		}
@@ -58,7 +60,7 @@ func TestTermWalksMatchFullWalks(t *testing.T) {
 			return
 		}
 		for _, peer := range tr.Peers() {
-			for _, below := range []int64{-1, 0, 1, 5, tr.peers[peer].Term, tr.peers[peer].Term + 1} {
+			for _, below := range []int64{-1, 0, 1, 5, tr.Peer(peer).Term, tr.Peer(peer).Term + 1} {
 				if got, want := tr.lastLed(peer, below), lastLedAll(tr, peer, below); got != want {
 					t.Fatalf("lastLed(%s, %d) = %d, want %d", peer, below, got, want)
 				}

@@ -43,6 +43,6 @@ func TestTimelineRowsBoundedOverAllTablets(t *testing.T) {
 	var b bytes.Buffer
 	last := fmt.Sprintf("t%d", tablets-1)
 	r.Timeline(&b, last, nil)
-	assert.Contains(t, b.String(), "... and 2 more rows not kept (at most 20000 rows per tablet, 50000 over all tablets; 20 dropped in all)")
+	assert.Contains(t, b.String(), "... and 2 more rows not kept (at most 5000 rows per tablet, 10000 over all tablets; 20 dropped in all)")
 	require.NotNil(t, r.Tablet(last).Leadership("a", 2), "the rules' state is kept whatever the rows")
 }

@@ -106,6 +106,15 @@ type Mvcc struct {
 	HasLastOp      bool
 	LastOpFrom     From
 	LeaderOnly     bool
+	// lastItem is the number of the last dump entry applied, to notice
+	// gaps in a dump.
+	lastItem int
+	// dumpSource is the source of the last dump applied.
+	dumpSource string
+	// lease tells the term of the leadership an ht lease in the current
+	// dump belongs to; writeLease is the same for the writes the dump
+	// shows (noteWrites reads each part before ApplyItem does).
+	lease, writeLease leaseTerms
 }
 
 // Replica is one tablet peer's replayed state.
@@ -117,16 +126,17 @@ type Replica struct {
 	Role string
 	// LeaderTerm is the latest term this peer was seen leading, or -1.
 	LeaderTerm int64
-	Mvcc       Mvcc
-	// lastItem is the number of the last dump entry applied, to notice
-	// gaps in a dump.
-	lastItem int
-	// dumpSource is the source of the last dump applied.
-	dumpSource string
-	// lease tells the term of the leadership an ht lease in the current
-	// dump belongs to; writeLease is the same for the writes the dump
-	// shows (noteWrites reads each part before ApplyItem does).
-	lease, writeLease leaseTerms
+	// mvcc is made by the first MVCC line of the replica (Mvcc): most
+	// replicas of a node hosting many tablets only ever log Raft lines.
+	mvcc *Mvcc
+}
+
+// Mvcc is the replica's MVCC state, made empty on first use.
+func (r *Replica) Mvcc() *Mvcc {
+	if r.mvcc == nil {
+		r.mvcc = &Mvcc{lease: newLeaseTerms(), writeLease: newLeaseTerms()}
+	}
+	return r.mvcc
 }
 
 // leaseTerms follows, entry by entry, which leadership the ht leases of a
@@ -203,7 +213,7 @@ func (s *State) Configs() *Configs { return s.configs }
 func (s *State) Replica(k Key) *Replica {
 	r := s.replicas[k]
 	if r == nil {
-		r = &Replica{Key: k, Term: -1, LeaderTerm: -1, lease: newLeaseTerms(), writeLease: newLeaseTerms()}
+		r = &Replica{Key: k, Term: -1, LeaderTerm: -1}
 		s.replicas[k] = r
 	}
 	return r
@@ -295,9 +305,9 @@ func (s *State) ApplyEach(e parse.Event, each func(r *Replica, from From, it yb.
 	case *yb.RoleChange:
 		s.applyRole(r, ev)
 	case *yb.FollowerSafeTimeBack:
-		r.Mvcc.Propagated.raise(ev.Old, fromEvent(ev))
+		r.Mvcc().Propagated.raise(ev.Old, fromEvent(ev))
 	case *yb.LeaderSafeTimeBack:
-		r.Mvcc.Propagated.raise(ev.Propagated, fromEvent(ev))
+		r.Mvcc().Propagated.raise(ev.Propagated, fromEvent(ev))
 	}
 	return st
 }
@@ -350,36 +360,39 @@ func (s *State) applyRole(r *Replica, ev *yb.RoleChange) {
 // MvccManager started empty, so the whole MVCC state starts afresh then.
 // Both choices can only hide a break, never invent one.
 func (r *Replica) BeginDump(d *yb.MvccDump) {
-	r.lastItem = 0
-	if r.dumpSource != "" && r.dumpSource != d.Pos.Source {
-		r.Mvcc = Mvcc{}
+	m := r.Mvcc()
+	m.lastItem = 0
+	if m.dumpSource != "" && m.dumpSource != d.Pos.Source {
+		wl := m.writeLease
+		*m = Mvcc{writeLease: wl}
 	}
-	r.dumpSource = d.Pos.Source
-	r.lease = newLeaseTerms()
-	r.Mvcc.Queue = nil
-	r.Mvcc.LastOp, r.Mvcc.HasLastOp, r.Mvcc.LastOpFrom = ybval.OpID{}, false, From{}
+	m.dumpSource = d.Pos.Source
+	m.lease = newLeaseTerms()
+	m.Queue = nil
+	m.LastOp, m.HasLastOp, m.LastOpFrom = ybval.OpID{}, false, From{}
 }
 
 // Gap reports whether entry it does not follow the previous one, so ops
 // may have come and gone unseen.
 func (r *Replica) Gap(it yb.Item) bool {
-	return r.lastItem != 0 && it.No != r.lastItem+1
+	m := r.Mvcc()
+	return m.lastItem != 0 && it.No != m.lastItem+1
 }
 
 // LeaseTerm is the term to credit an ht lease seen in this replica's dump
 // to: the term of the last op it added as leader, else the last term it
 // was seen leading, unless it added an op as a follower of that term or a
 // later one since (then -1: the lease is of a leadership no line names).
-func (r *Replica) LeaseTerm() int64 { return r.lease.term(r.LeaderTerm) }
+func (r *Replica) LeaseTerm() int64 { return r.Mvcc().lease.term(r.LeaderTerm) }
 
 // ApplyItem folds one dump entry into r.
 func (s *State) ApplyItem(r *Replica, from From, it yb.Item) {
-	m := &r.Mvcc
+	m := r.Mvcc()
 	if r.Gap(it) {
 		// Entries are missing: what was pending may have gone.
 		m.Queue = nil
 	}
-	r.lastItem = it.No
+	m.lastItem = it.No
 	switch it.Kind {
 	case yb.SetLeaderOnlyMode:
 		m.LeaderOnly = it.LeaderOnly
@@ -400,7 +413,7 @@ func (s *State) ApplyItem(r *Replica, from From, it yb.Item) {
 			m.WithLease.raise(it.SafeTime, from)
 		}
 	case yb.AddLeaderPending, yb.AddFollowerPending, yb.AddPending:
-		r.lease.see(it)
+		m.lease.see(it)
 		m.Queue = append(m.Queue, Pending{HT: it.HT, Op: it.Op, HasOp: it.HasOp, From: from})
 		if it.HasOp {
 			m.LastOp, m.HasLastOp, m.LastOpFrom = it.Op, true, from
@@ -437,8 +450,8 @@ func (s *State) takeLease(r *Replica, from From, it yb.Item) {
 		return
 	}
 	l := &Lease{Term: r.LeaseTerm(), Holder: r.Peer, Taken: it.Lease.Time, Expiry: it.Lease.Lease, From: from}
-	if r.Mvcc.HTLease == nil || l.Expiry.Compare(r.Mvcc.HTLease.Expiry) >= 0 || l.Term != r.Mvcc.HTLease.Term {
-		r.Mvcc.HTLease = l
+	if m := r.Mvcc(); m.HTLease == nil || l.Expiry.Compare(m.HTLease.Expiry) >= 0 || l.Term != m.HTLease.Term {
+		m.HTLease = l
 	}
 	if l.Term < 0 {
 		return

@@ -141,9 +141,9 @@ func (s *State) noteWrites(r *Replica, e yb.Event) {
 // as a follower.
 func (s *State) dumpWrites(r *Replica, d *yb.MvccDump) {
 	if d.Part == 0 {
-		r.writeLease = newLeaseTerms()
+		r.Mvcc().writeLease = newLeaseTerms()
 	}
-	lt := &r.writeLease
+	lt := &r.Mvcc().writeLease
 	for _, it := range d.Items {
 		switch it.Kind {
 		case yb.AddLeaderPending, yb.AddFollowerPending:

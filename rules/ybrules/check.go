@@ -12,7 +12,7 @@ import (
 
 // checkFailed maps mvcc.cc's `Check failed:` assertions to rules.
 func (p *Pack) checkFailed(r *ybstate.Replica, ev *yb.CheckFailed) {
-	m := &r.Mvcc
+	m := r.Mvcc()
 	expr := ev.Expr
 	f := rules.Finding{
 		Severity: rules.Error, Origin: rules.Reported, Subject: subject(r),

@@ -27,7 +27,7 @@ func servedBounds(m *ybstate.Mvcc) []servedBound {
 
 // checkItem checks one MVCC dump entry against the replica's state before it.
 func (p *Pack) checkItem(r *ybstate.Replica, d *yb.MvccDump, from ybstate.From, it yb.Item) {
-	m := &r.Mvcc
+	m := r.Mvcc()
 	ev := cite(from)
 	gap := r.Gap(it)
 	switch it.Kind {
@@ -225,7 +225,7 @@ func (p *Pack) checkOverlap(r *ybstate.Replica, leaderSide bool, op ybval.OpID, 
 // mvcc.cc says so, stated without a number; a block cut before any bound
 // is still the FATAL it was, reported under yb/mvcc/invariant-violation.
 func (p *Pack) checkTooLow(r *ybstate.Replica, ev *yb.HTTooLow) {
-	m := &r.Mvcc
+	m := r.Mvcc()
 	sev := rules.Error
 	if ev.Artificial {
 		// The release build bumped the op above the bound: nothing broke

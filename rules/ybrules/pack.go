@@ -45,8 +45,13 @@ type Pack struct {
 
 // DefaultKeepTerms is how many of a tablet's latest terms the replayed
 // state keeps in full: a leader cut off by a partition comes back within
-// a few terms, and the older ones are judged before they go.
-const DefaultKeepTerms = 16
+// a few terms, and the older ones are judged before they go (leases still
+// running are kept whatever their term). VoteTerms is how many keep their
+// leaders and real votes, for a second leader or vote in an old term.
+const (
+	DefaultKeepTerms = 4
+	VoteTerms        = 16
+)
 
 type onceKey struct {
 	rule string
@@ -75,7 +80,7 @@ func (p *Pack) KeepTerms(n int64) {
 	}
 	// A lease that ended within twice the clock-skew grace of the latest
 	// line can still be found running by a later one from another host.
-	p.st.SetCompaction(ybstate.Compaction{KeepTerms: n, Before: p.judgeOld,
+	p.st.SetCompaction(ybstate.Compaction{KeepTerms: n, VoteTerms: VoteTerms, Before: p.judgeOld,
 		Slack: func() time.Duration { return 2 * p.skew.grace() }})
 }
 
@@ -123,9 +128,9 @@ func (p *Pack) Observe(e parse.Event) {
 		// (both read); the line that added it is cited beside.
 		origin := rules.Reported
 		evidence := []rules.Evidence{rules.Cite(ev)}
-		if r.Mvcc.HasLastOp && ev.Prev.Known() && r.Mvcc.LastOp == ev.Prev {
+		if r.Mvcc().HasLastOp && ev.Prev.Known() && r.Mvcc().LastOp == ev.Prev {
 			origin = rules.Confirmed
-			evidence = appendNew(evidence, cite(r.Mvcc.LastOpFrom))
+			evidence = appendNew(evidence, cite(r.Mvcc().LastOpFrom))
 		}
 		p.add(rules.Finding{
 			Rule: QueueOrder, Severity: rules.Error, Origin: origin, Subject: subject(r),

@@ -193,8 +193,8 @@ func (p *Pack) noteNoOps(t *ybstate.TabletRaft) {
 	open := p.overlaps[t.Tablet][:0]
 	for _, i := range p.overlaps[t.Tablet] {
 		f := &p.findings[i]
-		n, ok := t.NoOps[f.Facts["op_id"]]
-		if !ok {
+		n := t.NoOp(f.Facts["op_id"])
+		if n == nil {
 			open = append(open, i)
 			continue
 		}
