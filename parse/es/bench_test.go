@@ -98,3 +98,27 @@ func BenchmarkScanRealistic(b *testing.B) {
 	}
 	b.ReportMetric(float64(ops)*float64(b.N)/b.Elapsed().Seconds(), "index-ops/s")
 }
+
+// BenchmarkDecodeRealistic is the decoder's own work on the realistic log
+// (one line in five not an op line, declined): lines offered straight to
+// Line, as in BenchmarkDecodeSynth. It reports `index` op lines a second.
+func BenchmarkDecodeRealistic(b *testing.B) {
+	var buf bytes.Buffer
+	if err := synth.Write(&buf, synth.Realistic("es", 16<<20, 7)); err != nil {
+		b.Fatal(err)
+	}
+	ops := bytes.Count(buf.Bytes(), []byte("] index ["))
+	lines := bytes.Split(bytes.TrimSuffix(buf.Bytes(), []byte("\n")), []byte("\n"))
+	b.SetBytes(int64(buf.Len()))
+	b.ReportAllocs()
+	for b.Loop() {
+		d := NewDecoder("bench", parse.Options{})
+		var sink parse.Sink
+		for i, l := range lines {
+			d.Line(parse.Line{Pos: parse.Pos{Source: "bench", Line: i + 1}, Text: l}, &sink)
+			clear(sink.Events)
+			sink.Events = sink.Events[:0]
+		}
+	}
+	b.ReportMetric(float64(ops)*float64(b.N)/b.Elapsed().Seconds(), "index-ops/s")
+}

@@ -158,16 +158,26 @@ func (d *decoder) idle() bool {
 }
 
 func (d *decoder) Line(l parse.Line, out *parse.Sink) bool {
-	claimed := d.line(l, out)
+	idle := d.idle()
+	if idle && !d.general {
+		if d.fastLine(l, out) {
+			d.owned = false
+			return true
+		}
+		if len(d.phrases) == 0 {
+			if owned, ok := d.fastDecline(l.Text); ok {
+				d.owned = owned
+				return false
+			}
+		}
+	}
+	claimed := d.line(l, idle, out)
 	d.owned = !claimed && d.ownLine(l.Text)
 	return claimed
 }
 
-func (d *decoder) line(l parse.Line, out *parse.Sink) bool {
-	idle := d.idle()
-	if idle && !d.general && d.fastLine(l, out) {
-		return true
-	}
+// line reads l on the general path; idle is whether no block was open.
+func (d *decoder) line(l parse.Line, idle bool, out *parse.Sink) bool {
 	if idle && !maybeES(l.Text) {
 		d.ctx = Where{Shard: -1}
 		return false

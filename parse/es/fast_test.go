@@ -103,6 +103,9 @@ func TestFastPathSameEvents(t *testing.T) {
 		sameAsGeneral(t, "synth", in)
 		assert.Greater(t, fastShare(in), 0.99, "the generator's lines should all be hot shapes")
 	}
+	var real bytes.Buffer
+	require.NoError(t, synth.Write(&real, synth.Realistic("es", 1<<20, 9)))
+	sameAsGeneral(t, "synth realistic", real.String())
 }
 
 // hotLines are the shapes the fast path reads, and near misses it must
@@ -163,6 +166,33 @@ var hotLines = []string{
 	"[2020-06-12T12:29:55,591][TRACE][o.e.i.s.ReplicationTracker] [es-data-1] [orders][3] updated global checkpoint to [-1]",
 	"[2021-03-09T08:15:00,312][TRACE][o.e.i.s.ReplicationTracker] [es-data-1] [orders][0] marked [NewReplica000000000000D] as in-sync",
 	"[2020-06-12T12:29:55,602][TRACE][o.e.i.s.IndexShard       ] [es-data-2] [orders][3] operation primary term [2] is too old (current [3])",
+	// Lines no reader claims, which the decline path turns away, and
+	// near misses that hold a reader's phrase or a shape it cannot vouch
+	// for.
+	"[2023-10-04T10:00:00,001][DEBUG][o.e.c.s.ClusterApplierService] [node_t1] processing [ApplyCommitRequest{term=1, version=494444, sourceNode={node_t0}}]: took [0s] no change in cluster_state",
+	"[2023-10-04T10:00:00,002][INFO ][o.e.m.j.JvmGcMonitorService] [node_t1] [gc][17531] overhead, spent [61ms] collecting in the last [1s]",
+	"[2023-10-04T10:00:00,000][WARN ][i.s.s.query              ] [node_t2] [test][0] took[590.8ms], took_millis[461], total_hits[549882 hits], search_type[QUERY_THEN_FETCH], total_shards[2]",
+	"[2023-10-04T10:00:00,000][ERROR][o.e.i.s.IndexShard       ] [node_t2] [test][1] shard is in a bad way",
+	"[2023-10-04T10:00:00,000][WARNING][o.e.i.s.IndexShard     ] [node_t2] [[test][1]] copy went away",
+	"[2023-10-04T10:00:00,000][SEVERE][o.e.i.s.IndexShard      ] [node 2][test][1] copy went away",
+	"[2023-10-04T10:00:00,000][NOTICE][o.e.i.s.IndexShard      ] [node_t2] [test][1] copy went away",
+	"  1> [2023-10-04T10:00:00,000][WARN ][o.e.i.s.IndexShard       ] [node_t2] [test][1] shard is in a bad way",
+	"[2023-10-04T10:00:00.000Z] [2023-10-04T10:00:00,000][WARN ][o.e.i.s.IndexShard       ] [node_t2] [test][1] shard is in a bad way",
+	"[2023-10-04T10:00:00,000][DEBUG][o.e.t.TransportService   ] [node_t2] now connected to node [{node_t1}{8485a8a35d8d5805}]",
+	"[2023-10-04T10:00:00,000][INFO ][o.e.c.m.MetadataDeleteIndexService] [node_t0] [test/abc]   deleting index",
+	"[2023-10-04T10:00:00,000][INFO ][o.e.c.m.MetadataDeleteIndexService] [node_t0] [test/abc] deleting index",
+	"[2023-10-04T10:00:00,000][INFO ][o.e.c.m.MetadataCreateIndexService] [node_t0] [test] creating index, cause [api], templates [], shards [1]/[1]",
+	"[2023-10-04T10:00:00,000][WARN ][o.e.i.c.IndicesClusterStateService] [node_t0] [test][0] marking and sending shard failed due to [failed recovery]",
+	"[2023-10-04T10:00:00,000][WARN ][o.e.i.e.Engine           ] [node_t0] [test][0] failed engine [refresh failed source[peer]]",
+	"[2023-10-04T10:00:00,000][TRACE][o.e.i.r.RecoverySourceHandler] [node_t0] [test][0][recover to node_t1] sending 4 operations",
+	"[2023-10-04T10:00:00,000][INFO ][o.e.m.j.JvmGcMonitorService] [node_t1] java.lang.OutOfMemoryError: Java heap space",
+	"[2023-10-04T10:00:00,000][INFO ][o.e.m.j.JvmGcMonitorService] [node_t1] [gc][1] overhead",
+	"[2023-10-04T10:00:00,000][INFO ][o.e.m.j.JvmGcMonitorService] [node_t1]",
+	"[2023-10-04T10:00:00,000][INFO ][o.e.m.j.JvmGc[x]Service] [node_t1] overhead",
+	"[2023-10-04T10:00:00,000][INFO ][o.e.m.j.JvmGcMonitorService][node_t1] overhead",
+	"[2023-10-04T10:00:00,000]INFO ][o.e.m.j.JvmGcMonitorService] [node_t1] overhead",
+	"[2023-13-04T10:00:00,000][INFO ][o.e.m.j.JvmGcMonitorService] [node_t1] overhead",
+	"[2023-10-04 10:00:00,000][INFO ][o.e.m.j.JvmGcMonitorService] [node_t1] overhead",
 	"[2023-10-04T10:00:00,000][DEBUG][o.e.i.e.Engine           ] [node_t0] [test][0] Safe commit [CommitPoint{segment[segments_1], userData[{local_checkpoint=4999, max_seq_no=4999, translog_uuid=T0}]}], last commit [CommitPoint{segment[segments_1], userData[{local_checkpoint=4999, max_seq_no=4999, translog_uuid=T0}]}]",
 }
 
@@ -184,6 +214,48 @@ func TestFastPathEdges(t *testing.T) {
 	// line in between clears it.
 	sameAsGeneral(t, "ctx", "[2019-04-01T10:00:00,113][WARN ][o.e.i.s.IndexShard       ] [n] [test][0] failing\n"+
 		hotLines[0]+"\njava.lang.IllegalStateException: x\n")
+	// Every line, declined or claimed, before an exception and a stack
+	// frame: the context and time each leaves are what they take.
+	for _, l := range hotLines {
+		sameAsGeneral(t, "before exception", l+"\njava.lang.IllegalStateException: x\n\tat a.b.C.d(C.java:1)\n")
+	}
+}
+
+// TestDeclineShare checks the decline path takes the generator's noise
+// lines that hold no reader's phrase, and only lines the general path
+// declines (sameAsGeneral on the same log is in TestFastPathSameEvents).
+func TestDeclineShare(t *testing.T) {
+	var b bytes.Buffer
+	require.NoError(t, synth.Write(&b, synth.Realistic("es", 1<<20, 7)))
+	d := NewDecoder("share", parse.Options{}).(*decoder)
+	declined, noise := 0, 0
+	for _, l := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
+		if !strings.Contains(l, "IndexShard") && !strings.Contains(l, "ReplicationTracker") && !strings.Contains(l, "}{") && !strings.Contains(l, "Safe commit") {
+			noise++
+		}
+		if owned, ok := d.fastDecline([]byte(l)); ok {
+			require.True(t, owned, l)
+			declined++
+		}
+	}
+	require.Positive(t, noise)
+	assert.Equal(t, noise, declined, "the noise lines without a reader's phrase")
+}
+
+// A line holding a user's alarm phrase is left open to every system
+// (another system's decoder may read it as its alarm), declined or not.
+func TestDeclineKeepsUserPhrases(t *testing.T) {
+	line := []byte("[2023-10-04T10:00:00,002][INFO ][o.e.m.j.JvmGcMonitorService] [node_t1] [gc][17531] overhead, spent [61ms] collecting in the last [1s]")
+	for _, tc := range []struct {
+		phrases []string
+		owned   bool
+	}{{nil, true}, {[]string{"overhead, spent"}, false}, {[]string{"not in the line"}, true}} {
+		d := NewDecoder("p", parse.Options{AlarmPhrases: tc.phrases}).(*decoder)
+		var sink parse.Sink
+		assert.False(t, d.Line(parse.Line{Pos: parse.Pos{Source: "p", Line: 1}, Text: line}, &sink))
+		assert.Equal(t, tc.owned, d.Owned(), "phrases %q", tc.phrases)
+		assert.Empty(t, sink.Events)
+	}
 }
 
 func FuzzFastPath(f *testing.F) {

@@ -1,0 +1,94 @@
+package es
+
+import "bytes"
+
+// The decline path turns away, in a few byte tests and without a copy, the
+// pattern-layout lines of a TRACE log that are no event: cluster-state
+// applications, GC overhead, slow-log entries. A message reader claims a
+// line only when it holds one of StorePhrases (TestStorePhrasesCoverDecoder
+// holds the list to the readers' code), so a well-formed pattern line that
+// holds none of them is one the general path reads, finds nothing in and
+// declines; fastDecline leaves the decoder as the general path would have
+// (TestFastPathSameEvents and FuzzFastPath compare the two).
+
+// declinePhrases are the phrases that keep a line on the general path:
+// StorePhrases, and the bare words of a reader that compares what follows
+// a bracket after trimming spaces (indexLife's `deleting index`).
+var declinePhrases = newPhraseSet(append(StorePhrases(), "deleting index"))
+
+// phraseSet finds whether a text holds any of a few dozen phrases in one
+// pass: a bit per two-byte opening, then the phrases that start with the
+// byte found.
+type phraseSet struct {
+	pairs   [1 << 16 / 64]uint64
+	byFirst [256][]string
+}
+
+func newPhraseSet(phrases []string) *phraseSet {
+	p := &phraseSet{}
+	for _, s := range phrases {
+		if len(s) < 2 {
+			panic("es: a decline phrase needs two bytes: " + s)
+		}
+		k := uint16(s[0])<<8 | uint16(s[1])
+		p.pairs[k>>6] |= 1 << (k & 63)
+		p.byFirst[s[0]] = append(p.byFirst[s[0]], s)
+	}
+	return p
+}
+
+// in reports whether b holds one of the phrases.
+func (p *phraseSet) in(b []byte) bool {
+	for i := 0; i+1 < len(b); i++ {
+		k := uint16(b[i])<<8 | uint16(b[i+1])
+		if p.pairs[k>>6]&(1<<(k&63)) == 0 {
+			continue
+		}
+		for _, s := range p.byFirst[b[i]] {
+			if hasAt(b, i, s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fastDecline reports whether b is a pattern-layout line the general path
+// would read and decline, and if so leaves the decoder as that path would:
+// no block, the line's time as the last time, and the copy a WARN or ERROR
+// line names as the context of an exception printed under it. owned is
+// what ownLine says of the line. It is only asked with no block open and
+// without user alarm phrases (a line holding one is read in full).
+func (d *decoder) fastDecline(b []byte) (owned, ok bool) {
+	at, _ := prefixEnd(b)
+	s := b[at:]
+	// `[yyyy-MM-ddTHH:mm:ss,SSS][LEVEL][logger]`, no bracket inside a
+	// field, so that the general path's bracket reads the same three.
+	if len(s) < 30 || s[0] != '[' || s[5] != '-' || s[24] != ']' || s[25] != '[' {
+		return false, false
+	}
+	r := scanner{b: s, i: 26, ok: true}
+	l0, l1 := r.text()
+	r.lit("][")
+	r.text()
+	r.lit("]")
+	if !r.ok || declinePhrases.in(s[r.i:]) {
+		return false, false
+	}
+	t, tok := d.times.parse(s[1:24])
+	if !tok {
+		return false, false
+	}
+	d.block, d.threadNode, d.ctx = noBlock, "", Where{Shard: -1}
+	d.index, d.indexUUID = "", ""
+	d.lastTime, d.hasTime = t, true
+	switch string(bytes.TrimSpace(s[l0:l1])) {
+	case "WARN", "ERROR", "FATAL", "WARNING", "SEVERE":
+		// context: the copy the line names, its strings in the text
+		// blocks as the general path keeps them.
+		raw := d.slabs.text(b)
+		env, _, _ := parsePattern(raw[at:], &d.times)
+		d.ctx = env.where
+	}
+	return patternStart(s), true
+}
