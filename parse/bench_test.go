@@ -79,3 +79,48 @@ func BenchmarkScan(b *testing.B) {
 		})
 	}
 }
+
+var ybInputs sync.Map // name -> []byte
+
+// ybLog is one of the shapes the throughput targets are set on, made on
+// first use: a busy tserver's log (synth.Realistic: 400 tablets, 6% Raft
+// and lease lines), the same with half its lines Raft and lease lines,
+// and one MVCC dump of a million entries.
+func ybLog(b *testing.B, name string) []byte {
+	if in, ok := ybInputs.Load(name); ok {
+		return in.([]byte)
+	}
+	o := synth.Realistic("yb", 64<<20, 7)
+	switch name {
+	case "raft50":
+		o.RaftShare = 0.5
+	case "dump1M":
+		o = synth.Options{System: "yb-dump", Seed: 7, Peers: 3, Incidents: 1, DumpEntries: 1_000_000}
+	}
+	var buf bytes.Buffer
+	if err := synth.Write(&buf, o); err != nil {
+		b.Fatal(err)
+	}
+	ybInputs.Store(name, buf.Bytes())
+	return buf.Bytes()
+}
+
+// BenchmarkScanYB streams each shape through ScanFunc, holding no event:
+// the parse side of `logsleuth analyze`, without replay and rules.
+func BenchmarkScanYB(b *testing.B) {
+	for _, name := range []string{"realistic", "raft50", "dump1M"} {
+		b.Run(name, func(b *testing.B) {
+			in := ybLog(b, name)
+			b.SetBytes(int64(len(in)))
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				n := 0
+				_, _, err := parse.ScanFunc(bytes.NewReader(in), "bench.log", []parse.System{yb.System}, parse.Options{}, func(parse.Event) { n++ })
+				if err != nil || n == 0 {
+					b.Fatalf("events %d err %v", n, err)
+				}
+			}
+		})
+	}
+}

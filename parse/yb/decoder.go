@@ -85,6 +85,9 @@ type decoder struct {
 	fatals map[string]bool
 	// added matches the alarm phrases of a user's catalogue, or is nil.
 	added *matcher
+	// ids keeps one string per tablet, peer, role and file:line field
+	// read, for the events of this source.
+	ids interner
 }
 
 func newDecoder(source string, opts parse.Options) *decoder {
@@ -258,10 +261,11 @@ func (d *decoder) fresh(l parse.Line, env *envelope, out *parse.Sink) bool {
 		}
 		return false
 	}
-	rep, body := prefix(msg)
+	rep, body := prefixIn(msg, &d.ids)
 	base := d.base(l, env, rep)
 	d.noteYear(l, env, out)
-	text := string(body)
+	// The message is a part of the line, whose text base holds already.
+	text := within(base.Text, l.Text, body)
 
 	if i := strings.Index(text, " MVCC operations:"); i >= 0 {
 		head := text[:i]
@@ -343,7 +347,7 @@ func (d *decoder) base(l parse.Line, env *envelope, rep Replica) Base {
 		Meta:    parse.Meta{Pos: l.Pos, Last: l.Pos.Line, Text: string(l.Text)},
 		Replica: rep,
 		Sev:     env.sev,
-		Where:   string(env.file),
+		Where:   d.ids.of(env.file),
 	}
 	if env.hasClock && !env.badStamp {
 		b.Time = d.years.at(env)
@@ -374,6 +378,16 @@ func fatalKey(env *envelope, rep Replica, text string) string {
 	}
 	return fmt.Sprintf("%s\x00%s\x00%s\x00%02d%02d %02d:%02d:%02d\x00%s", env.file, rep.Tablet, rep.Peer,
 		env.month, env.day, env.hour, env.min, env.sec, text)
+}
+
+// within returns part as a string: a substring of s when part is where
+// it lies in line, which s holds the text of (a subslice of line keeps
+// line's capacity from its start), else a copy.
+func within(s string, line, part []byte) string {
+	if off := cap(line) - cap(part); off >= 0 && off+len(part) <= len(s) && len(s) == len(line) && s[off:off+len(part)] == string(part) {
+		return s[off : off+len(part)]
+	}
+	return string(part)
 }
 
 func isHeader(msg []byte) bool {

@@ -447,6 +447,9 @@ func plural(n int, one, many string) string {
 // lower-case wording), or the release build's `Assigning an artificially
 // incremented hybrid time: HT.`
 func (d *decoder) tooLowStart(base Base, text string, l parse.Line, out *parse.Sink) *HTTooLow {
+	if !strings.Contains(text, "artificially incremented hybrid time: ") && !strings.Contains(text, "operation's hybrid time too low: ") {
+		return nil
+	}
 	var rest string
 	ev := &HTTooLow{Base: base}
 	if i := strings.Index(text, "artificially incremented hybrid time: "); i >= 0 {

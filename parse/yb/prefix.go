@@ -27,10 +27,14 @@ type Replica struct {
 // MVCC invariant messages print the prefix twice; both are consumed. It
 // returns the replica (Term -1 when not printed) and the message after the
 // prefixes.
-func prefix(msg []byte) (Replica, []byte) {
+func prefix(msg []byte) (Replica, []byte) { return prefixIn(msg, nil) }
+
+// prefixIn is prefix with the ids and roles taken from in (nil: each
+// one a new string).
+func prefixIn(msg []byte, in *interner) (Replica, []byte) {
 	r := Replica{Term: -1}
 	for {
-		rest, ok := onePrefix(msg, &r)
+		rest, ok := onePrefix(msg, &r, in)
 		if !ok {
 			return r, msg
 		}
@@ -38,7 +42,7 @@ func prefix(msg []byte) (Replica, []byte) {
 	}
 }
 
-func onePrefix(msg []byte, r *Replica) ([]byte, bool) {
+func onePrefix(msg []byte, r *Replica, in *interner) ([]byte, bool) {
 	if bytes.HasPrefix(msg, []byte("[sys.catalog]: ")) {
 		return msg[len("[sys.catalog]: "):], true
 	}
@@ -46,7 +50,7 @@ func onePrefix(msg []byte, r *Replica) ([]byte, bool) {
 		return msg, false
 	}
 	s := msg[2:]
-	tablet, s := word(s)
+	tablet, s := wordIn(s, in)
 	if tablet == "" || len(tablet) > 64 {
 		return msg, false
 	}
@@ -58,8 +62,8 @@ func onePrefix(msg []byte, r *Replica) ([]byte, bool) {
 	if !bytes.HasPrefix(s, []byte(" P ")) {
 		return msg, false
 	}
-	peer, s := word(s[3:])
-	peer = trimColon(peer)
+	pw, s := wordBytes(s[3:])
+	peer := in.of(bytes.TrimSuffix(pw, []byte(":")))
 	if peer == "" || len(peer) > 64 {
 		return msg, false
 	}
@@ -78,17 +82,17 @@ func onePrefix(msg []byte, r *Replica) ([]byte, bool) {
 			}
 			inner := s[2:end]
 			if bytes.HasPrefix(inner, []byte("term ")) {
-				f := bytes.Fields(inner[5:])
-				if len(f) >= 1 {
-					if n, err := strconv.ParseInt(string(f[0]), 10, 64); err == nil {
+				f0, f1 := termRole(inner[5:])
+				if len(f0) > 0 {
+					if n, ok := parseInt64(f0); ok {
 						r.Term = n
 					}
 				}
-				if len(f) >= 2 {
-					r.Role = string(f[1])
+				if len(f1) > 0 {
+					r.Role = in.of(f1)
 				}
 			} else if isUpper(inner) {
-				r.Role = string(inner)
+				r.Role = in.of(inner)
 			}
 			s = s[end+1:]
 		case bytes.HasPrefix(s, []byte(" -> ")):
@@ -109,18 +113,108 @@ func onePrefix(msg []byte, r *Replica) ([]byte, bool) {
 }
 
 func word(s []byte) (string, []byte) {
+	w, rest := wordBytes(s)
+	return string(w), rest
+}
+
+// wordIn is word with the string taken from in.
+func wordIn(s []byte, in *interner) (string, []byte) {
+	w, rest := wordBytes(s)
+	return in.of(w), rest
+}
+
+// wordBytes returns the word s opens with (up to a space) and the rest.
+func wordBytes(s []byte) ([]byte, []byte) {
 	i := 0
 	for i < len(s) && s[i] != ' ' {
 		i++
 	}
-	return string(s[:i]), s[i:]
+	return s[:i], s[i:]
 }
 
-func trimColon(s string) string {
-	if len(s) > 0 && s[len(s)-1] == ':' {
-		return s[:len(s)-1]
+// termRole returns the first two fields of s (`N ROLE`), as
+// bytes.Fields splits them.
+func termRole(s []byte) (f0, f1 []byte) {
+	if !ascii(s) {
+		f := bytes.Fields(s)
+		if len(f) > 0 {
+			f0 = f[0]
+		}
+		if len(f) > 1 {
+			f1 = f[1]
+		}
+		return f0, f1
 	}
-	return s
+	f0, rest := field(s)
+	f1, _ = field(rest)
+	return f0, f1
+}
+
+func ascii(s []byte) bool {
+	for _, c := range s {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// field returns the first run of non-space bytes of s, after any
+// leading white space, and what follows it (bytes.Fields' first field,
+// without building the rest).
+func field(s []byte) (f, rest []byte) {
+	i := 0
+	for i < len(s) && asciiSpace(s[i]) {
+		i++
+	}
+	j := i
+	for j < len(s) && !asciiSpace(s[j]) {
+		j++
+	}
+	return s[i:j], s[j:]
+}
+
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
+
+// parseInt64 is strconv.ParseInt(string(b), 10, 64) without the string.
+func parseInt64(b []byte) (int64, bool) {
+	if len(b) > 19 {
+		// Too long to fit, or to be strconv's: let it decide.
+		n, err := strconv.ParseInt(string(b), 10, 64)
+		return n, err == nil
+	}
+	neg := false
+	i := 0
+	if len(b) > 0 && (b[0] == '-' || b[0] == '+') {
+		neg, i = b[0] == '-', 1
+	}
+	if i == len(b) {
+		return 0, false
+	}
+	var n uint64
+	for ; i < len(b); i++ {
+		c := b[i]
+		if c == '_' {
+			// strconv reads underscores only with base 0.
+			return 0, false
+		}
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	if neg {
+		if n > 1<<63 {
+			return 0, false
+		}
+		return -int64(n), true
+	}
+	if n > 1<<63-1 {
+		return 0, false
+	}
+	return int64(n), true
 }
 
 func isUpper(b []byte) bool {

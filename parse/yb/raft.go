@@ -140,6 +140,13 @@ func (d *decoder) raft(base Base, text string) Event {
 
 // roleChange reads the term and role transitions state.go folds.
 func roleChange(base Base, text string) Event {
+	switch {
+	case strings.HasPrefix(text, "Advancing to term "), strings.HasPrefix(text, "Stepping down as leader of term "),
+		strings.HasPrefix(text, "Becoming Leader"), strings.HasPrefix(text, "Becoming Follower"),
+		strings.HasPrefix(text, "This master's current role is: "):
+	default:
+		return nil
+	}
 	ev := &RoleChange{Base: base, Term: -1, NewTerm: -1}
 	switch {
 	case strings.HasPrefix(text, "Advancing to term "):
