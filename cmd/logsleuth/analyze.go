@@ -166,6 +166,7 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 	}
 	defer closeOutputs(outs)
 
+	opts.Digest = showsDigests(outs)
 	run, ran := choosePacks(newPacksWith(cat), sel)
 	keep := wantsEvents(outs)
 	seen := systemsSeen{}

@@ -42,6 +42,10 @@ type readOptions struct {
 	// Strict makes a filter that matches nothing a usage error, exit
 	// status 3 (filters.go).
 	Strict bool
+	// Digest hashes each input's bytes for the report's provenance
+	// (render.Stats.Digests). Hashing costs as much CPU as a fast decoder,
+	// so it is done only for reports that show the digests.
+	Digest bool
 }
 
 // readResult is what reading the inputs gave.
@@ -137,9 +141,13 @@ func readFiles(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)
 					results[i] = append(results[i], result{err: err})
 					continue
 				}
-				res := result{name: l.Name, scanned: true, speaks: map[string]bool{}, digest: newDigest()}
+				res := result{name: l.Name, scanned: true, speaks: map[string]bool{}}
+				if opt.Digest {
+					res.digest = newDigest()
+					r = res.digest.tee(r)
+				}
 				var first, last time.Time
-				res.stats, res.diags, res.err = parse.ScanFunc(withLineEnds(res.digest.tee(r)), l.Name, systems, parse.Options{Year: opt.Year, AlarmPhrases: opt.AlarmPhrases}, func(e parse.Event) {
+				res.stats, res.diags, res.err = parse.ScanFunc(withLineEnds(r), l.Name, systems, parse.Options{Year: opt.Year, AlarmPhrases: opt.AlarmPhrases}, func(e parse.Event) {
 					if t := e.Info().Time; !t.IsZero() {
 						if first.IsZero() {
 							first = t
@@ -185,7 +193,9 @@ func readFiles(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)
 	for _, r := range all {
 		if r.scanned {
 			st.Add(r.stats, r.diags)
-			st.Digests = append(st.Digests, r.digest.of(r.name))
+			if r.digest != nil {
+				st.Digests = append(st.Digests, r.digest.of(r.name))
+			}
 		}
 		if r.err != nil {
 			fmt.Fprintf(ios.ErrOut, "logsleuth: %s\n", render.Sanitize(r.err.Error()))

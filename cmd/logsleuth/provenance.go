@@ -33,6 +33,19 @@ func (d *digest) of(source string) render.InputDigest {
 	return render.InputDigest{Source: source, Bytes: d.n, SHA256: hex.EncodeToString(d.h.Sum(nil))}
 }
 
+// showsDigests reports whether one of outs shows the inputs' digests:
+// the machine formats and the HTML page do; text and markdown do not
+// (markdown only counts them), so a run writing only those does not hash.
+func showsDigests(outs []output) bool {
+	for _, o := range outs {
+		switch o.format {
+		case "json", "sarif", "junit", "html":
+			return true
+		}
+	}
+	return false
+}
+
 // provenance is the report's provenance: the version, the command line
 // as given (sanitised by sanitizeArgs) and the inputs' digests.
 func provenance(ios *IOStreams, st *render.Stats) *render.Provenance {

@@ -78,3 +78,23 @@ func TestProvenanceInReports(t *testing.T) {
 	r = logsleuth(t, "", nil, "analyze", "--fail-on", "none", "--format", "html", sample)
 	assert.Contains(t, r.stdout, `sha256:`+want)
 }
+
+// Inputs are hashed only for a report that shows their digests: the
+// markdown report, which only counts them, says so when a JSON report is
+// written beside it and not otherwise.
+func TestDigestOnlyWhenShown(t *testing.T) {
+	for f, want := range map[string]bool{"text": false, "markdown": false, "json": true, "sarif": true, "junit": true, "html": true} {
+		assert.Equal(t, want, showsDigests([]output{{format: f, path: "-"}}), f)
+	}
+	assert.True(t, showsDigests([]output{{format: "text", path: "-"}, {format: "json", path: "f.json"}}))
+
+	r := logsleuth(t, "", nil, "analyze", "--fail-on", "none", "--format", "markdown", sample)
+	require.Equal(t, exitClean, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "Written by logsleuth")
+	assert.NotContains(t, r.stdout, "hashed")
+
+	js := filepath.Join(t.TempDir(), "f.json")
+	r = logsleuth(t, "", nil, "analyze", "--fail-on", "none", "--format", "markdown", "-o", "json="+js, sample)
+	require.Equal(t, exitClean, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "1 input hashed (SHA-256 in the JSON report)")
+}
