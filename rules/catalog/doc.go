@@ -21,4 +21,5 @@
 // catalog imports rules, parse and grammar, nothing above them.
 package catalog
 
+//go:generate go run ./genbuiltin builtin.gen.json
 //go:generate go run ./genphrases ../../parse/yb/catalog_phrases.go

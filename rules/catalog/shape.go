@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/logsleuth/logsleuth/grammar/ybval"
@@ -77,7 +78,13 @@ type part struct {
 // shape is a compiled message shape.
 type shape struct {
 	parts []part
-	re    *regexp.Regexp
+	// expr is the expression that reads a message; re is it compiled,
+	// at once by compileShape, on first use by a shape of the built-in
+	// catalogue (whose expressions the tests compile), so a start does
+	// not compile hundreds of expressions most runs never use.
+	expr string
+	once sync.Once
+	re   *regexp.Regexp
 	// needle is the shape's longest literal word run, tested with
 	// strings.Contains before the expression runs.
 	needle string
@@ -92,6 +99,20 @@ var placeholder = regexp.MustCompile(`\{([a-z_][a-z0-9_]*)?(?::([a-z]+))?\}`)
 // and `{}` placeholders; `{{` and `}}` are literal braces, and so is any
 // brace that does not open a placeholder (`{ physical: ... }`).
 func compileShape(s string) (*shape, error) {
+	sh, err := readShape(s)
+	if err != nil {
+		return nil, err
+	}
+	if sh.re, err = regexp.Compile(sh.expr); err != nil {
+		return nil, err
+	}
+	sh.once.Do(func() {})
+	return sh, nil
+}
+
+// readShape is compileShape but for compiling the expression, which
+// regexp is left to do on first use.
+func readShape(s string) (*shape, error) {
 	sh := &shape{}
 	var lit strings.Builder
 	names := map[string]bool{}
@@ -178,11 +199,14 @@ func compileShape(s string) (*shape, error) {
 			re.WriteString("(?:" + pat + ")")
 		}
 	}
-	var err error
-	if sh.re, err = regexp.Compile(re.String()); err != nil {
-		return nil, err
-	}
+	sh.expr = re.String()
 	return sh, nil
+}
+
+// regexp is the shape's compiled expression.
+func (sh *shape) regexp() *regexp.Regexp {
+	sh.once.Do(func() { sh.re = regexp.MustCompile(sh.expr) })
+	return sh.re
 }
 
 // literalPattern matches s with any run of white space standing for any
@@ -209,12 +233,13 @@ func (sh *shape) match(msg string) (map[string]value, bool) {
 	if sh.needle != "" && !strings.Contains(msg, sh.needle) {
 		return nil, false
 	}
-	m := sh.re.FindStringSubmatch(msg)
+	re := sh.regexp()
+	m := re.FindStringSubmatch(msg)
 	if m == nil {
 		return nil, false
 	}
 	vals := map[string]value{}
-	for i, n := range sh.re.SubexpNames() {
+	for i, n := range re.SubexpNames() {
 		if n == "" {
 			continue
 		}
