@@ -76,6 +76,12 @@ type chunk struct {
 	env     *unwrap.Envelope
 	scratch unwrap.Scratch
 	bad     map[int]error
+	// carryIn and carryOut hand on what stripping one chunk's lines
+	// knew at its end to the next chunk's worker, for an envelope whose
+	// lines depend on those before (unwrap.Envelope.Carries): an rg
+	// --heading file's lines go on past a chunk. Nil for the others,
+	// whose chunks are prepared independently.
+	carryIn, carryOut chan unwrap.Scratch
 	// subs says, for a listing of several files' lines (grep -rn), which
 	// file and line each line is from; indexed like lines, and shorter
 	// when the last lines say nothing.
@@ -98,6 +104,7 @@ func getChunk() *chunk {
 	c.data, c.over, c.lines = nil, false, c.lines[:0]
 	c.bytes, c.err, c.done = 0, nil, make(chan struct{})
 	c.env, c.bad = nil, nil
+	c.carryIn, c.carryOut = nil, nil
 	c.scratch = unwrap.Scratch{Buf: c.scratch.Buf[:0]}
 	clear(c.subs)
 	c.subs = c.subs[:0]
@@ -160,6 +167,10 @@ func readChunks(src io.Reader, work, order chan<- *chunk, detect bool) {
 		}
 		nc := getChunk()
 		n = copy(nc.buf, tail)
+		if env.Carries() {
+			ch := make(chan unwrap.Scratch, 1)
+			c.carryOut, nc.carryIn = ch, ch
+		}
 		work <- c
 		order <- c
 		c = nc
@@ -217,6 +228,11 @@ func prepare(c *chunk, systems []System) {
 	valid := utf8.Valid(data)
 	env := c.env
 	decodes, splits, multiline := env.Decodes(), env.Splits(), env.Multiline()
+	if c.carryIn != nil {
+		// The previous chunk's worker sends once it has stripped its
+		// lines; it took its chunk first, so this never waits on itself.
+		c.scratch.Resume(<-c.carryIn)
+	}
 	// Decoded text (JSON escapes) goes to the chunk's scratch buffer,
 	// grown as needed: a line decoded before a growth keeps the old
 	// array, so its text stays valid.
@@ -302,6 +318,9 @@ func prepare(c *chunk, systems []System) {
 		if i+1 < len(c.lines) && c.lines[i+1].run > 0 && c.lines[i+1].skip == p.skip && c.lines[i+1].stream == p.stream {
 			p.run += c.lines[i+1].run
 		}
+	}
+	if c.carryOut != nil {
+		c.carryOut <- c.scratch.Carry()
 	}
 	close(c.done)
 }

@@ -190,6 +190,23 @@ func (e *Envelope) Splits() bool {
 	return false
 }
 
+// Carries says a line's reading can depend on the lines before it (an rg
+// --heading file name, the files grep -rn match lines named, a CSV
+// row's message going on over several lines): whoever strips the lines
+// in pieces must hand each piece's Scratch on to the next (Carry,
+// Resume).
+func (e *Envelope) Carries() bool {
+	if e == nil {
+		return false
+	}
+	for _, l := range e.layers {
+		if len(l.paths) > 0 || l.headed || l.header != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // MaxDepth is how many envelopes Detect looks for inside one another.
 const MaxDepth = 4
 
@@ -275,6 +292,18 @@ type Scratch struct {
 	heading []byte
 	// csvOpen says a CSV row's quoted message goes on in the next line.
 	csvOpen bool
+}
+
+// Carry is what s knows of the lines it has seen, without its buffer:
+// what a Scratch stripping the next lines must Resume from.
+func (s *Scratch) Carry() Scratch {
+	return Scratch{paths: s.paths[:len(s.paths):len(s.paths)], heading: s.heading, csvOpen: s.csvOpen}
+}
+
+// Resume makes s go on from where the Scratch that gave c (Carry) left
+// off; s keeps its own buffer.
+func (s *Scratch) Resume(c Scratch) {
+	s.paths, s.heading, s.csvOpen = c.paths, c.heading, c.csvOpen
 }
 
 // Strip takes the envelope off one line. A line that does not start the
