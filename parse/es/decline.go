@@ -13,8 +13,28 @@ import "bytes"
 
 // declinePhrases are the phrases that keep a line on the general path:
 // StorePhrases, and the bare words of a reader that compares what follows
-// a bracket after trimming spaces (indexLife's `deleting index`).
-var declinePhrases = newPhraseSet(append(StorePhrases(), "deleting index"))
+// a bracket after trimming spaces (indexLife's `deleting index`), less the
+// phrases only a line that is no pattern-layout record is read by.
+var declinePhrases = newPhraseSet(append(patternPhrases(), "deleting index"))
+
+// rawOnlyPhrases are store phrases for lines that open with something
+// other than a pattern-layout record: "}{" is a cluster-state dump's node
+// row (`{name}{id}...`), which nodeLine reads only from a line that opens
+// with '{'. A pattern-layout message holding it (TransportService's `now
+// connected to node [{name}{id}]`, printed on every reconnect) is read
+// by the message readers, which look for other phrases.
+var rawOnlyPhrases = map[string]bool{"}{": true}
+
+// patternPhrases returns StorePhrases without rawOnlyPhrases.
+func patternPhrases() []string {
+	var out []string
+	for _, p := range StorePhrases() {
+		if !rawOnlyPhrases[p] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
 
 // phraseSet finds whether a text holds any of a few dozen phrases in one
 // pass: a bit per two-byte opening, then the phrases that start with the

@@ -179,6 +179,15 @@ var hotLines = []string{
 	"  1> [2023-10-04T10:00:00,000][WARN ][o.e.i.s.IndexShard       ] [node_t2] [test][1] shard is in a bad way",
 	"[2023-10-04T10:00:00.000Z] [2023-10-04T10:00:00,000][WARN ][o.e.i.s.IndexShard       ] [node_t2] [test][1] shard is in a bad way",
 	"[2023-10-04T10:00:00,000][DEBUG][o.e.t.TransportService   ] [node_t2] now connected to node [{node_t1}{8485a8a35d8d5805}]",
+	// DiscoveryNode.toString (`{name}{id}{ephemeral id}{host}{address}...`)
+	// in pattern-layout messages: declined unless the message holds a
+	// reader's phrase.
+	"[2023-10-04T10:00:00,000][DEBUG][o.e.t.TransportService   ] [node_t2] now connected to node [{node_t1}{8485a8a35d8d5805}] [test][0] index [63z] seq# [1]",
+	"[2023-10-04T10:00:00,000][DEBUG][o.e.c.NodeConnectionsService] [node_t0] {node_t1}{dvQ2bS1ETnW5zI5rT3K4Ng}{kA9tEQxjQ-e6cVgC2eXJ7w}{127.0.0.1}{127.0.0.1:9301}{dimr} connected",
+	"[2023-10-04T10:00:00,000][WARN ][o.e.t.TcpTransport       ] [node_t0] [test][1] exception caught on transport layer [{node_t1}{dvQ2bS1ETnW5zI5rT3K4Ng}{127.0.0.1:9301}], closing connection",
+	"[2023-10-04T10:00:00,000][INFO ][o.e.c.s.ClusterApplierService] [node_t0] added {{node_t3}{Ab12Cd34Ef56Gh78Ij90Kl}{eph1}{127.0.0.1}{127.0.0.1:9303}{dim}}, term: 1, version: 7, reason: ApplyCommitRequest{term=1, version=7, sourceNode={node_t0}{a}{b}{127.0.0.1}{127.0.0.1:9300}}",
+	"[2023-10-04T10:00:00,000][INFO ][o.e.c.s.ClusterApplierService] [node_t0] removed {{node_t2}{x2}{y2}{127.0.0.1}{127.0.0.1:9302}{dim}}, term: 2, version: 9, reason: Publication{term=2, version=9}",
+	"[2023-10-04T10:00:00,000][DEBUG][o.e.c.s.MasterService    ] [node_t0] cluster state updated, version [9], source [node-left[{node_t2}{x2}{y2}{127.0.0.1}{127.0.0.1:9302}{dim} reason: disconnected]]",
 	"[2023-10-04T10:00:00,000][INFO ][o.e.c.m.MetadataDeleteIndexService] [node_t0] [test/abc]   deleting index",
 	"[2023-10-04T10:00:00,000][INFO ][o.e.c.m.MetadataDeleteIndexService] [node_t0] [test/abc] deleting index",
 	"[2023-10-04T10:00:00,000][INFO ][o.e.c.m.MetadataCreateIndexService] [node_t0] [test] creating index, cause [api], templates [], shards [1]/[1]",
@@ -230,7 +239,7 @@ func TestDeclineShare(t *testing.T) {
 	d := NewDecoder("share", parse.Options{}).(*decoder)
 	declined, noise := 0, 0
 	for _, l := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
-		if !strings.Contains(l, "IndexShard") && !strings.Contains(l, "ReplicationTracker") && !strings.Contains(l, "}{") && !strings.Contains(l, "Safe commit") {
+		if !strings.Contains(l, "IndexShard") && !strings.Contains(l, "ReplicationTracker") && !strings.Contains(l, "Safe commit") {
 			noise++
 		}
 		if owned, ok := d.fastDecline([]byte(l)); ok {
