@@ -338,3 +338,65 @@ func TestTextBlocks(t *testing.T) {
 	})
 	assert.LessOrEqual(t, allocs, 1.0, "a block's worth of lines costs one allocation")
 }
+
+// containsAny is phraseSet.in done the plain way.
+func containsAny(b []byte, phrases []string) bool {
+	for _, p := range phrases {
+		if bytes.Contains(b, []byte(p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestPhraseSetExact holds the gram filter to a plain search: phrases at
+// every offset of texts of every length (the stride and the text's end
+// are where a gram filter would miss one), short phrases, and the
+// generator's lines.
+func TestPhraseSetExact(t *testing.T) {
+	phrases := append(patternPhrases(), "deleting index", "ab", "xyz1")
+	set := newPhraseSet(phrases)
+	rng := rand.New(rand.NewPCG(5, 6))
+	filler := "the quick [brown] fox, took[13ms] {node}"
+	for _, ph := range phrases {
+		for pre := range 6 {
+			for post := range 3 {
+				text := []byte(filler[:pre*3%len(filler)] + ph + filler[:post])
+				require.True(t, set.in(text), "%q in %q", ph, text)
+				cut := text[:len(text)-post-1]
+				require.Equal(t, containsAny(cut, phrases), set.in(cut), "%q", cut)
+			}
+		}
+	}
+	alphabet := "abcdefghijklmnopqrstuvwxyz [](){}:-,#=0123456789ECIS"
+	for range 20000 {
+		n := rng.IntN(80)
+		text := make([]byte, 0, n+20)
+		for len(text) < n {
+			if rng.IntN(40) == 0 {
+				ph := phrases[rng.IntN(len(phrases))]
+				text = append(text, ph[:1+rng.IntN(len(ph))]...)
+				continue
+			}
+			text = append(text, alphabet[rng.IntN(len(alphabet))])
+		}
+		require.Equal(t, containsAny(text, phrases), set.in(text), "%q", text)
+	}
+	var real bytes.Buffer
+	require.NoError(t, synth.Write(&real, synth.Realistic("es", 1<<20, 11)))
+	for _, l := range bytes.Split(real.Bytes(), []byte("\n")) {
+		require.Equal(t, containsAny(l, phrases), set.in(l), "%q", l)
+	}
+}
+
+func FuzzPhraseSet(f *testing.F) {
+	for _, l := range hotLines {
+		f.Add(l)
+	}
+	phrases := append(patternPhrases(), "deleting index")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := declinePhrases.in([]byte(s)), containsAny([]byte(s), phrases); got != want {
+			t.Fatalf("%q: in %v, plain search %v", s, got, want)
+		}
+	})
+}
