@@ -64,8 +64,11 @@ type OpRef struct {
 	Estimated bool
 	// Isolated is set when the op was applied on a node cut off from every
 	// other copy by a network disruption: it cannot have been replicated.
+	// IsolatedBy is then the disruption's line (the Disruption's own At:
+	// a window holds many ops, and few are isolated, so an op keeps a
+	// pointer, not the line).
 	Isolated   bool
-	IsolatedBy Ref
+	IsolatedBy *Ref
 	Time       time.Time
 	At         Ref
 }
@@ -1058,7 +1061,7 @@ func (s *State) disruption(ev *es.Disruption) {
 			}
 			for o := range c.Ops.All() {
 				if !o.Time.IsZero() && !o.Time.Before(s.Disruption.Since) {
-					o.Isolated, o.IsolatedBy = true, s.Disruption.At
+					o.Isolated, o.IsolatedBy = true, &s.Disruption.At
 					c.Ops.Put(o)
 				}
 			}
@@ -1156,7 +1159,7 @@ func (s *State) op(ev *es.Op) {
 		return
 	}
 	if s.isolated(sh, c) {
-		o.Isolated, o.IsolatedBy = true, s.Disruption.At
+		o.Isolated, o.IsolatedBy = true, &s.Disruption.At
 	}
 	if ev.Done {
 		// index-done confirms the op its index line announced; on a
