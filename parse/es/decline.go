@@ -47,10 +47,11 @@ func patternPhrases() []string {
 // phrases are searched for whole.
 type phraseSet struct {
 	grams [1 << gramBits / 64]uint64
-	// cands[h] are the phrases holding a gram that hashes to h, each
-	// with the gram's offset in it.
-	cands map[uint32][]gramCand
-	short []string
+	// cands[bucket[h]-1] are the phrases keyed by a gram that hashes to
+	// h, each with the gram's offset in it.
+	bucket [1 << gramBits]uint8
+	cands  [][]gramCand
+	short  []string
 }
 
 type gramCand struct {
@@ -70,7 +71,7 @@ func gramAt(b []byte, i int) uint32 {
 }
 
 func newPhraseSet(phrases []string) *phraseSet {
-	p := &phraseSet{cands: map[uint32][]gramCand{}}
+	p := &phraseSet{}
 	for _, s := range phrases {
 		if len(s) < gramStride+3 {
 			p.short = append(p.short, s)
@@ -80,7 +81,15 @@ func newPhraseSet(phrases []string) *phraseSet {
 		for off := k; off <= k+1; off++ {
 			h := gramHash(gramAt([]byte(s), off))
 			p.grams[h>>6] |= 1 << (h & 63)
-			p.cands[h] = append(p.cands[h], gramCand{s, off})
+			if p.bucket[h] == 0 {
+				if len(p.cands) == 255 {
+					panic("es: too many decline phrases for the gram index")
+				}
+				p.cands = append(p.cands, nil)
+				p.bucket[h] = uint8(len(p.cands))
+			}
+			k := p.bucket[h] - 1
+			p.cands[k] = append(p.cands[k], gramCand{s, off})
 		}
 	}
 	return p
@@ -112,7 +121,7 @@ func (p *phraseSet) in(b []byte) bool {
 		if p.grams[h>>6]&(1<<(h&63)) == 0 {
 			continue
 		}
-		for _, c := range p.cands[h] {
+		for _, c := range p.cands[p.bucket[h]-1] {
 			if at := i - c.off; at >= 0 && hasAt(b, at, c.phrase) {
 				return true
 			}
