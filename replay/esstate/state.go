@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/logsleuth/logsleuth/grammar/esval"
@@ -525,6 +526,10 @@ func (s *State) NodeName(id string) string {
 func (s *State) Shard(id ShardID) *Shard {
 	sh := s.Find(id)
 	if sh == nil {
+		// The names a shard and its copies keep for the whole run are
+		// copied out of the line: a line's text shares its block with
+		// its neighbours', which the name would otherwise keep alive.
+		id.Index = strings.Clone(id.Index)
 		sh = &Shard{ID: id, UUID: s.uuids[id.Index], Version: -1, Term: 1, GCP: Unknown, Copies: map[string]*Copy{}}
 		s.Shards[id] = sh
 		s.last = sh
@@ -574,6 +579,7 @@ func (sh *Shard) find(key string) *Copy {
 func (sh *Shard) Copy(key, name string) *Copy {
 	c := sh.find(key)
 	if c == nil {
+		key, name = strings.Clone(key), strings.Clone(name)
 		c = &Copy{Shard: sh.ID, Key: key, Node: name, Version: -1, Term: Unknown, LCP: Unknown, GCP: Unknown, MaxSeqNo: Unknown}
 		if key != name {
 			c.NodeID = key
@@ -1129,10 +1135,10 @@ func (s *State) op(ev *es.Op) {
 		c.resetOps()
 		c.InSync, c.GCPLive = false, false
 		c.endRecovery(RefOf(ev))
-		c.AllocID = ev.AllocationID
+		c.AllocID = strings.Clone(ev.AllocationID)
 	}
 	if c.AllocID == "" {
-		c.AllocID = ev.AllocationID
+		c.AllocID = strings.Clone(ev.AllocationID)
 	}
 	if ev.Done && ev.SeqNo < 0 {
 		return
