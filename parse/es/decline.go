@@ -161,8 +161,10 @@ func (d *decoder) fastDecline(b []byte) (owned, ok bool) {
 	if !tok {
 		return false, false
 	}
-	d.block, d.threadNode, d.ctx = noBlock, "", Where{Shard: -1}
-	d.index, d.indexUUID = "", ""
+	d.endLine()
+	if d.index != "" || d.indexUUID != "" {
+		d.index, d.indexUUID = "", ""
+	}
 	d.lastTime, d.hasTime = t, true
 	switch string(bytes.TrimSpace(s[l0:l1])) {
 	case "WARN", "ERROR", "FATAL", "WARNING", "SEVERE":

@@ -296,13 +296,26 @@ func (d *decoder) fastLine(l parse.Line, out *parse.Sink) (handled bool) {
 	}
 	// Committed: from here on this is what the general path does for a
 	// TRACE, DEBUG or INFO pattern line whose message is an event.
-	d.block, d.threadNode, d.ctx = noBlock, "", Where{Shard: -1}
+	d.endLine()
 	d.lastTime, d.hasTime = env.time, true
 	raw := d.slabs.text(b)
 	meta := parse.Meta{Pos: l.Pos, Last: l.Pos.Line, Text: raw, Time: env.time, Timed: true}
 	w := Where{Node: raw[env.node0:env.node1], Index: raw[env.index0:env.index1], Shard: env.shard}
 	out.Emit(f.event(d, raw, meta, w))
 	return true
+}
+
+// endLine leaves the decoder as a pattern-layout line does: no block, no
+// thread's node, no context. The fields are written only when set, so the
+// common case (the line before was a pattern line too) stores nothing.
+func (d *decoder) endLine() {
+	d.block = noBlock
+	if d.threadNode != "" {
+		d.threadNode = ""
+	}
+	if d.ctx.Node != "" || d.ctx.Index != "" || d.ctx.Shard != -1 {
+		d.ctx = Where{Shard: -1}
+	}
 }
 
 // fastEnvelope reads `[time][LEVEL][logger] [node] [index][shard] ` after
