@@ -13,41 +13,123 @@ import "bytes"
 
 // declinePhrases are the phrases that keep a line on the general path:
 // StorePhrases, and the bare words of a reader that compares what follows
-// a bracket after trimming spaces (indexLife's `deleting index`).
-var declinePhrases = newPhraseSet(append(StorePhrases(), "deleting index"))
+// a bracket after trimming spaces (indexLife's `deleting index`), less the
+// phrases only a line that is no pattern-layout record is read by.
+var declinePhrases = newPhraseSet(append(patternPhrases(), "deleting index"))
+
+// rawOnlyPhrases are store phrases for lines that open with something
+// other than a pattern-layout record: "}{" is a cluster-state dump's node
+// row (`{name}{id}...`), which nodeLine reads only from a line that opens
+// with '{'. A pattern-layout message holding it (TransportService's `now
+// connected to node [{name}{id}]`, printed on every reconnect) is read
+// by the message readers, which look for other phrases.
+var rawOnlyPhrases = map[string]bool{"}{": true}
+
+// patternPhrases returns StorePhrases without rawOnlyPhrases.
+func patternPhrases() []string {
+	var out []string
+	for _, p := range StorePhrases() {
+		if !rawOnlyPhrases[p] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
 
 // phraseSet finds whether a text holds any of a few dozen phrases in one
-// pass: a bit per two-byte opening, then the phrases that start with the
-// byte found.
+// pass. A phrase of five bytes or more is keyed by the two 4-byte grams
+// at offsets k and k+1 of it: wherever it sits in a text, one of the two
+// starts at an even offset of the text, so only even offsets are hashed
+// and looked up in a bitmap of the keys. A key found is checked against
+// the phrases it keys, so the answer is exact. k is where the two grams
+// hold the fewest lower-case letters and spaces, so that the words of
+// ordinary messages ("node", "ing ") seldom pass the bitmap. Shorter
+// phrases are searched for whole.
 type phraseSet struct {
-	pairs   [1 << 16 / 64]uint64
-	byFirst [256][]string
+	grams [1 << gramBits / 64]uint64
+	// cands[bucket[h]-1] are the phrases keyed by a gram that hashes to
+	// h, each with the gram's offset in it.
+	bucket [1 << gramBits]uint8
+	cands  [][]gramCand
+	short  []string
+}
+
+type gramCand struct {
+	phrase string
+	off    int
+}
+
+const (
+	gramBits   = 16
+	gramStride = 2
+)
+
+func gramHash(v uint32) uint32 { return (v * 0x9E3779B1) >> (32 - gramBits) }
+
+func gramAt(b []byte, i int) uint32 {
+	return uint32(b[i]) | uint32(b[i+1])<<8 | uint32(b[i+2])<<16 | uint32(b[i+3])<<24
 }
 
 func newPhraseSet(phrases []string) *phraseSet {
 	p := &phraseSet{}
 	for _, s := range phrases {
-		if len(s) < 2 {
-			panic("es: a decline phrase needs two bytes: " + s)
+		if len(s) < gramStride+3 {
+			p.short = append(p.short, s)
+			continue
 		}
-		k := uint16(s[0])<<8 | uint16(s[1])
-		p.pairs[k>>6] |= 1 << (k & 63)
-		p.byFirst[s[0]] = append(p.byFirst[s[0]], s)
+		k := keyOffset(s)
+		for off := k; off <= k+1; off++ {
+			h := gramHash(gramAt([]byte(s), off))
+			p.grams[h>>6] |= 1 << (h & 63)
+			if p.bucket[h] == 0 {
+				if len(p.cands) == 255 {
+					panic("es: too many decline phrases for the gram index")
+				}
+				p.cands = append(p.cands, nil)
+				p.bucket[h] = uint8(len(p.cands))
+			}
+			k := p.bucket[h] - 1
+			p.cands[k] = append(p.cands[k], gramCand{s, off})
+		}
 	}
 	return p
 }
 
+// keyOffset returns the k in [0, len(s)-5] whose grams at k and k+1
+// (s[k:k+5]) hold the fewest lower-case letters and spaces, the first
+// such.
+func keyOffset(s string) int {
+	best, bestScore := 0, 6
+	for k := 0; k+5 <= len(s); k++ {
+		score := 0
+		for _, c := range []byte(s[k : k+5]) {
+			if c == ' ' || c >= 'a' && c <= 'z' {
+				score++
+			}
+		}
+		if score < bestScore {
+			best, bestScore = k, score
+		}
+	}
+	return best
+}
+
 // in reports whether b holds one of the phrases.
 func (p *phraseSet) in(b []byte) bool {
-	for i := 0; i+1 < len(b); i++ {
-		k := uint16(b[i])<<8 | uint16(b[i+1])
-		if p.pairs[k>>6]&(1<<(k&63)) == 0 {
+	for i := 0; i+4 <= len(b); i += gramStride {
+		h := gramHash(gramAt(b, i))
+		if p.grams[h>>6]&(1<<(h&63)) == 0 {
 			continue
 		}
-		for _, s := range p.byFirst[b[i]] {
-			if hasAt(b, i, s) {
+		for _, c := range p.cands[p.bucket[h]-1] {
+			if at := i - c.off; at >= 0 && hasAt(b, at, c.phrase) {
 				return true
 			}
+		}
+	}
+	for _, s := range p.short {
+		if bytes.Contains(b, []byte(s)) {
+			return true
 		}
 	}
 	return false
@@ -79,8 +161,10 @@ func (d *decoder) fastDecline(b []byte) (owned, ok bool) {
 	if !tok {
 		return false, false
 	}
-	d.block, d.threadNode, d.ctx = noBlock, "", Where{Shard: -1}
-	d.index, d.indexUUID = "", ""
+	d.endLine()
+	if d.index != "" || d.indexUUID != "" {
+		d.index, d.indexUUID = "", ""
+	}
 	d.lastTime, d.hasTime = t, true
 	switch string(bytes.TrimSpace(s[l0:l1])) {
 	case "WARN", "ERROR", "FATAL", "WARNING", "SEVERE":

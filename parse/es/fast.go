@@ -215,8 +215,8 @@ func (f *fastMsg) event(d *decoder, raw string, m parse.Meta, w Where) parse.Eve
 
 // slabs hand out the fast path's events from blocks: one allocation per
 // slabEvents lines instead of one per line. An event kept keeps its block
-// (8 KiB) alive; replay keeps none of these events, only values copied out
-// of them.
+// (about 32 KiB) alive; replay keeps none of these events, only values
+// copied out of them.
 //
 // Line texts come from blocks too, textBlock bytes each, on the general
 // path as on the fast one (a declined line then costs a copy, not an
@@ -225,13 +225,18 @@ func (f *fastMsg) event(d *decoder, raw string, m parse.Meta, w Where) parse.Eve
 // newest ones, which share their blocks. A text kept on its own (a copy's
 // last checkpoint line, a finding's evidence) keeps at most one block
 // alive, so the rules copy the texts a finding keeps.
+//
+// Blocks are 32 KiB, not smaller: a block of a few KiB is a span of its
+// own for the allocator, and getting one per 40 lines cost a fifth of the
+// decoder's time on a TRACE log. What a kept text can pin is bounded by
+// the op windows anyway, which hold the texts of the newest lines.
 type slabs struct {
 	ops      []Op
 	trackers []Tracker
 	texts    strings.Builder
 }
 
-const textBlock = 8 << 10
+const textBlock = 32 << 10
 
 // text returns b as a string in the current text block, starting a new
 // block when b does not fit. A Builder never writes over what it has
@@ -250,7 +255,7 @@ func (s *slabs) text(b []byte) string {
 	return s.texts.String()[start:]
 }
 
-const slabEvents = 32
+const slabEvents = 128
 
 func (s *slabs) op() *Op {
 	if len(s.ops) == 0 {
@@ -291,13 +296,26 @@ func (d *decoder) fastLine(l parse.Line, out *parse.Sink) (handled bool) {
 	}
 	// Committed: from here on this is what the general path does for a
 	// TRACE, DEBUG or INFO pattern line whose message is an event.
-	d.block, d.threadNode, d.ctx = noBlock, "", Where{Shard: -1}
+	d.endLine()
 	d.lastTime, d.hasTime = env.time, true
 	raw := d.slabs.text(b)
 	meta := parse.Meta{Pos: l.Pos, Last: l.Pos.Line, Text: raw, Time: env.time, Timed: true}
 	w := Where{Node: raw[env.node0:env.node1], Index: raw[env.index0:env.index1], Shard: env.shard}
 	out.Emit(f.event(d, raw, meta, w))
 	return true
+}
+
+// endLine leaves the decoder as a pattern-layout line does: no block, no
+// thread's node, no context. The fields are written only when set, so the
+// common case (the line before was a pattern line too) stores nothing.
+func (d *decoder) endLine() {
+	d.block = noBlock
+	if d.threadNode != "" {
+		d.threadNode = ""
+	}
+	if d.ctx.Node != "" || d.ctx.Index != "" || d.ctx.Shard != -1 {
+		d.ctx = Where{Shard: -1}
+	}
 }
 
 // fastEnvelope reads `[time][LEVEL][logger] [node] [index][shard] ` after
@@ -330,23 +348,34 @@ func (d *decoder) fastEnvelope(b []byte) (env fastEnvelope, ok bool) {
 	default:
 		return env, false
 	}
-	// The logger, padded to 25: only the two that print the hot shapes.
+	// The logger, padded to 25: only the two that print the hot shapes,
+	// in the abbreviated form the default layout prints (%c{1.}) tested
+	// whole before any other spelling is read field by field.
 	r := scanner{b: b, i: p + 33, ok: true}
-	l0, l1 := r.text()
-	r.lit("] [")
-	if !r.ok {
-		return env, false
-	}
-	for l1 > l0 && b[l1-1] == ' ' {
-		l1--
-	}
-	switch logger := b[l0:l1]; {
-	case bytes.HasSuffix(logger, []byte(".IndexShard")):
+	switch {
+	case hasAt(b, r.i, indexShardLogger):
 		env.indexShard = true
-	case bytes.HasSuffix(logger, []byte(".ReplicationTracker")):
+		r.i += len(indexShardLogger)
+	case hasAt(b, r.i, trackerLogger):
 		env.tracker = true
+		r.i += len(trackerLogger)
 	default:
-		return env, false
+		l0, l1 := r.text()
+		r.lit("] [")
+		if !r.ok {
+			return env, false
+		}
+		for l1 > l0 && b[l1-1] == ' ' {
+			l1--
+		}
+		switch logger := b[l0:l1]; {
+		case bytes.HasSuffix(logger, []byte(".IndexShard")):
+			env.indexShard = true
+		case bytes.HasSuffix(logger, []byte(".ReplicationTracker")):
+			env.tracker = true
+		default:
+			return env, false
+		}
 	}
 	// [node], then ` [index][shard] ` or, glued, `[index][shard] `.
 	env.node0, env.node1 = r.text()
@@ -377,6 +406,13 @@ func (d *decoder) fastEnvelope(b []byte) (env fastEnvelope, ok bool) {
 	env.time, env.shard, env.msg = t, int(sh), r.i
 	return env, true
 }
+
+// The hot loggers as the default pattern layout prints them, padded to 25,
+// with the bracket and space before the node.
+const (
+	indexShardLogger = "o.e.i.s.IndexShard       ] ["
+	trackerLogger    = "o.e.i.s.ReplicationTracker] ["
+)
 
 func allDigits(b []byte) bool {
 	for _, c := range b {

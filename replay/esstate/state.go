@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/logsleuth/logsleuth/grammar/esval"
@@ -64,8 +65,11 @@ type OpRef struct {
 	Estimated bool
 	// Isolated is set when the op was applied on a node cut off from every
 	// other copy by a network disruption: it cannot have been replicated.
+	// IsolatedBy is then the disruption's line (the Disruption's own At:
+	// a window holds many ops, and few are isolated, so an op keeps a
+	// pointer, not the line).
 	Isolated   bool
-	IsolatedBy Ref
+	IsolatedBy *Ref
 	Time       time.Time
 	At         Ref
 }
@@ -522,6 +526,10 @@ func (s *State) NodeName(id string) string {
 func (s *State) Shard(id ShardID) *Shard {
 	sh := s.Find(id)
 	if sh == nil {
+		// The names a shard and its copies keep for the whole run are
+		// copied out of the line: a line's text shares its block with
+		// its neighbours', which the name would otherwise keep alive.
+		id.Index = strings.Clone(id.Index)
 		sh = &Shard{ID: id, UUID: s.uuids[id.Index], Version: -1, Term: 1, GCP: Unknown, Copies: map[string]*Copy{}}
 		s.Shards[id] = sh
 		s.last = sh
@@ -571,6 +579,7 @@ func (sh *Shard) find(key string) *Copy {
 func (sh *Shard) Copy(key, name string) *Copy {
 	c := sh.find(key)
 	if c == nil {
+		key, name = strings.Clone(key), strings.Clone(name)
 		c = &Copy{Shard: sh.ID, Key: key, Node: name, Version: -1, Term: Unknown, LCP: Unknown, GCP: Unknown, MaxSeqNo: Unknown}
 		if key != name {
 			c.NodeID = key
@@ -1058,7 +1067,7 @@ func (s *State) disruption(ev *es.Disruption) {
 			}
 			for o := range c.Ops.All() {
 				if !o.Time.IsZero() && !o.Time.Before(s.Disruption.Since) {
-					o.Isolated, o.IsolatedBy = true, s.Disruption.At
+					o.Isolated, o.IsolatedBy = true, &s.Disruption.At
 					c.Ops.Put(o)
 				}
 			}
@@ -1126,10 +1135,10 @@ func (s *State) op(ev *es.Op) {
 		c.resetOps()
 		c.InSync, c.GCPLive = false, false
 		c.endRecovery(RefOf(ev))
-		c.AllocID = ev.AllocationID
+		c.AllocID = strings.Clone(ev.AllocationID)
 	}
 	if c.AllocID == "" {
-		c.AllocID = ev.AllocationID
+		c.AllocID = strings.Clone(ev.AllocationID)
 	}
 	if ev.Done && ev.SeqNo < 0 {
 		return
@@ -1156,7 +1165,7 @@ func (s *State) op(ev *es.Op) {
 		return
 	}
 	if s.isolated(sh, c) {
-		o.Isolated, o.IsolatedBy = true, s.Disruption.At
+		o.Isolated, o.IsolatedBy = true, &s.Disruption.At
 	}
 	if ev.Done {
 		// index-done confirms the op its index line announced; on a

@@ -4,6 +4,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -238,4 +239,35 @@ func TestSuspectPendingUntilTheRecoveryShowsItsChoice(t *testing.T) {
 	s.Apply(&es.RecoverySource{Meta: parse.Meta{Pos: parse.Pos{Source: "t.log", Line: 999}}, Where: es.Where{Node: "node_t2", Index: "test", Shard: 1},
 		Target: "node_t1", Step: es.StepPhase1Files, Start: -2, End: -2, ReqFrom: -2, ReqTo: -2})
 	assert.Empty(t, s.Suspects(), "files replace the store: no stale commit can be used")
+}
+
+// The names a shard and its copies keep for the run are their own
+// strings, not slices of the line that first named them: a line's text
+// shares a block with the lines around it, which they would keep alive.
+func TestKeptNamesDoNotHoldTheLine(t *testing.T) {
+	line := "[2023-10-04T10:00:00,000][TRACE][o.e.i.s.IndexShard       ] [node_t1] [test][0] index [63z] seq# [1] allocation-id [[id=a0node_t1]] primaryTerm [1] operationPrimaryTerm [1] origin [REPLICA]\n"
+	res, err := parse.Scan(strings.NewReader(line), "t.log", []parse.System{es.System}, parse.Options{})
+	require.NoError(t, err)
+	require.Len(t, res.Events, 1)
+	ev := res.Events[0].(*es.Op)
+	s := New()
+	s.Apply(ev)
+	sh := s.Shards[ShardID{"test", 0}]
+	require.NotNil(t, sh)
+	c := sh.find(s.CopyKey("t.log", "node_t1"))
+	require.NotNil(t, c)
+	text := ev.Info().Text
+	lo := uintptr(unsafe.Pointer(unsafe.StringData(text)))
+	inLine := func(s string) bool {
+		p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+		return p >= lo && p < lo+uintptr(len(text))
+	}
+	require.True(t, inLine(ev.AllocationID), "the event's fields are slices of its line")
+	for what, kept := range map[string]string{"index": sh.ID.Index, "copy key": c.Key, "copy node": c.Node, "allocation id": c.AllocID} {
+		assert.False(t, inLine(kept), "%s %q is a slice of the line", what, kept)
+	}
+	assert.Equal(t, "a0node_t1", c.AllocID)
+	for id := range s.Shards {
+		assert.False(t, inLine(id.Index), "the shard map's key is a slice of the line")
+	}
 }

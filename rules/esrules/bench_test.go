@@ -65,9 +65,26 @@ func benchObserve(b *testing.B, data []byte) {
 }
 
 // BenchmarkPipeline is what `logsleuth analyze` does with one ES file:
-// both systems' decoders, the merge and both rule packs.
+// both systems' decoders, the merge and both rule packs. It reports
+// `index` op lines a second.
 func BenchmarkPipeline(b *testing.B) {
-	data := synthES(b, 16<<20)
+	benchPipeline(b, synthES(b, 16<<20))
+}
+
+// BenchmarkPipelineRealistic is BenchmarkPipeline on the generator's
+// realistic ES log (`synthlog -system es`, the shape of the 200 MiB
+// benchmark log): one line in five is cluster service, GC, slow-log or
+// transport noise.
+func BenchmarkPipelineRealistic(b *testing.B) {
+	var buf bytes.Buffer
+	if err := synth.Write(&buf, synth.Realistic("es", 16<<20, 7)); err != nil {
+		b.Fatal(err)
+	}
+	benchPipeline(b, buf.Bytes())
+}
+
+func benchPipeline(b *testing.B, data []byte) {
+	ops := bytes.Count(data, []byte("] index ["))
 	systems := []parse.System{yb.System, es.System}
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
@@ -85,7 +102,10 @@ func BenchmarkPipeline(b *testing.B) {
 			b.Fatal(scanErr)
 		}
 		for _, p := range packs {
-			_ = p.Finish()
+			if f := p.Finish(); len(f) != 0 {
+				b.Fatalf("%d findings on a clean log", len(f))
+			}
 		}
 	}
+	b.ReportMetric(float64(ops)*float64(b.N)/b.Elapsed().Seconds(), "index-ops/s")
 }

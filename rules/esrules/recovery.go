@@ -114,8 +114,8 @@ func (p *Pack) staleEvidence(c *esstate.Copy, stale []esstate.OpRef) []rules.Evi
 		out = append(out, cite(o.At))
 	}
 	for _, o := range stale {
-		if o.Isolated {
-			out = append(out, cite(o.IsolatedBy))
+		if o.Isolated && o.IsolatedBy != nil {
+			out = append(out, cite(*o.IsolatedBy))
 		}
 	}
 	out = append(out, cite(c.StaleSince))
