@@ -28,6 +28,12 @@ type block struct {
 	wrapPos   parse.Pos
 	wrapLines int
 	last      int
+	// text holds the text of the entries of the dump part being read,
+	// one after the other, and spans where each entry's is: the part's
+	// entries take their Text from one string made of it as the part is
+	// handed on (sealText), not from an allocation each.
+	text  []byte
+	spans []textSpan
 	// cfg holds a config line whose protobuf text is not closed yet: an
 	// excerpt may have wrapped it over lines.
 	cfg *cfgWrap
@@ -41,6 +47,21 @@ type block struct {
 	// once its FATAL-details twin joined it, to give it its stack.
 	alarmKey  string
 	alarmTwin bool
+}
+
+// textSpan is where an entry's text is in block.text.
+type textSpan struct{ start, end int }
+
+// sealText gives d's entries their text, from one string of the text read
+// for them, and empties the block's for the next part.
+func (b *block) sealText(d *MvccDump) {
+	if len(b.spans) > 0 {
+		all := string(b.text)
+		for i, sp := range b.spans[:min(len(b.spans), len(d.Items))] {
+			d.Items[i].Text = all[sp.start:sp.end]
+		}
+	}
+	b.text, b.spans = b.text[:0], b.spans[:0]
 }
 
 // cfgWrap is a config line read so far: its base (first line) and its
@@ -76,7 +97,7 @@ func (d *decoder) continueBlock(l parse.Line, env *envelope, out *parse.Sink) bo
 	}
 	if env.hasClock {
 		if b.perLine && b.dump != nil && b.tooLow == nil && bytes.Equal(env.fileName(), []byte("mvcc.cc")) && itemNumber(env.msg) > 0 {
-			d.addItem(l, string(env.msg), out)
+			d.addItemAt(l.Pos, l.Pos.Line, env.msg, out)
 			return true
 		}
 		return false
@@ -90,19 +111,19 @@ func (d *decoder) continueBlock(l parse.Line, env *envelope, out *parse.Sink) bo
 			b.wrapLines++
 			joined := joinWrapped(b.wrap, string(msg))
 			b.wrap = ""
-			d.addItemAt(b.wrapPos, l.Pos.Line, joined, out)
+			d.addItemAt(b.wrapPos, l.Pos.Line, []byte(joined), out)
 			return true
 		}
 		d.flushWrap(out)
 	}
-	s := string(msg)
 	if b.tooLow == nil && itemNumber(msg) > 0 {
 		if b.dump == nil {
 			return false
 		}
-		d.addItem(l, s, out)
+		d.addItemAt(l.Pos, l.Pos.Line, msg, out)
 		return true
 	}
+	s := string(msg)
 	if strings.Contains(s, "hybrid time too low: ") || strings.Contains(s, "artificially incremented hybrid time: ") {
 		if b.tooLow != nil {
 			return false
@@ -194,6 +215,7 @@ func (d *decoder) closeBlock(out *parse.Sink) {
 			// entries. Say so rather than replay an empty history.
 			out.Diag(b.dump.Pos, "MVCC dump declares %d operations but none follow", b.dump.Declared)
 		}
+		b.sealText(b.dump)
 		out.Emit(b.dump)
 	}
 	for _, e := range b.after {
@@ -239,16 +261,19 @@ func looksLikeItem(msg []byte) bool {
 	return j > 0 && j+1 < len(rest) && rest[j] == ' ' && rest[j+1] == '{'
 }
 
+// addItem parses an entry's line s.
 func (d *decoder) addItem(l parse.Line, s string, out *parse.Sink) {
-	d.addItemAt(l.Pos, l.Pos.Line, s, out)
+	d.addItemAt(l.Pos, l.Pos.Line, []byte(s), out)
 }
 
 // addItemAt parses entry text that began at pos and ended on line last.
-func (d *decoder) addItemAt(pos parse.Pos, last int, s string, out *parse.Sink) {
+// msg is read in place: what the entry keeps of it is copied to the
+// block's text.
+func (d *decoder) addItemAt(pos parse.Pos, last int, msg []byte, out *parse.Sink) {
 	b := d.block
-	s = strings.TrimSpace(s)
-	if strings.Count(s, "{") > strings.Count(s, "}") {
-		b.wrap, b.wrapPos = s, pos
+	s := bytes.TrimSpace(msg)
+	if bytes.Count(s, openBrace) > bytes.Count(s, closeBrace) {
+		b.wrap, b.wrapPos = string(s), pos
 		return
 	}
 	b.wrapLines = 0
@@ -256,8 +281,8 @@ func (d *decoder) addItemAt(pos parse.Pos, last int, s string, out *parse.Sink) 
 	if b.dump.Last < last {
 		b.dump.Last = last
 	}
-	no := itemNumber([]byte(s))
-	body := s[strings.IndexByte(s, ' ')+1:]
+	no := itemNumber(s)
+	body := s[bytes.IndexByte(s, ' ')+1:]
 	it, unread, err := decodeItem(body)
 	if err != nil {
 		out.Diag(pos, "MVCC dump entry %d: %v", no, err)
@@ -266,10 +291,11 @@ func (d *decoder) addItemAt(pos parse.Pos, last int, s string, out *parse.Sink) 
 	if len(unread) > 0 {
 		out.Diag(pos, "MVCC dump entry %d: %s; kept with %s unknown", no, joinErrs(unread), plural(len(unread), "that value", "those values"))
 	}
-	it.No, it.Line, it.Text = no, pos.Line, s
+	it.No, it.Line = no, pos.Line
 	if len(b.dump.Items) >= DumpWindow && !b.dupe {
 		// Hand on what is read: the next part goes on from here.
 		full := b.dump
+		b.sealText(full)
 		b.dump = &MvccDump{Base: full.Base, Declared: full.Declared, Part: full.Part + 1}
 		out.Emit(full)
 	}
@@ -283,7 +309,12 @@ func (d *decoder) addItemAt(pos parse.Pos, last int, s string, out *parse.Sink) 
 		b.dump.Items = make([]Item, 0, n)
 	}
 	b.dump.Items = append(b.dump.Items, it)
+	start := len(b.text)
+	b.text = append(b.text, s...)
+	b.spans = append(b.spans, textSpan{start, len(b.text)})
 }
+
+var openBrace, closeBrace = []byte("{"), []byte("}")
 
 // flushWrap gives up on an entry that never closed its braces.
 func (d *decoder) flushWrap(out *parse.Sink) {
@@ -300,11 +331,11 @@ func (d *decoder) flushWrap(out *parse.Sink) {
 // decodeItem reads `Kind { ... }`. A number out of range does not lose
 // the entry: the field reads as unread and the range error is returned
 // in unread; err is for an entry that cannot be read at all.
-func decodeItem(s string) (it Item, unread []error, err error) {
+func decodeItem(s []byte) (it Item, unread []error, err error) {
 	if it, ok := fastItem(s); ok {
 		return it, nil, nil
 	}
-	return grammarItem(s)
+	return grammarItem(string(s))
 }
 
 // grammarItem is decodeItem by the participle grammar alone.

@@ -1,8 +1,6 @@
 package yb
 
 import (
-	"strings"
-
 	"github.com/logsleuth/logsleuth/grammar/ybval"
 )
 
@@ -12,16 +10,22 @@ import (
 // times as `{ physical: N[ logical: M] }` or `<min>`/`<max>`/`<invalid>`/
 // `<initial>`. It reports false for anything else, which decodeItem, the
 // participle grammar of record, then reads; where it reports true its
-// Item equals decodeItem's (FuzzFastItem holds the two to that). A dump
-// of a million entries is read at the speed of the bytes, not of
-// reflection.
-func fastItem(s string) (Item, bool) {
-	sp := strings.IndexByte(s, ' ')
+// Item equals decodeItem's (FuzzFastItem holds the two to that). It reads
+// the line's bytes in place and allocates nothing: a dump of a million
+// entries is read at the speed of the bytes, not of reflection.
+func fastItem(s []byte) (Item, bool) {
+	sp := -1
+	for i, c := range s {
+		if c == ' ' {
+			sp = i
+			break
+		}
+	}
 	if sp < 0 {
 		return Item{}, false
 	}
-	kind, r := ItemKind(s[:sp]), fastReader{s: s[sp:]}
-	if !r.lit(" {") {
+	kind, r := fastKind(s[:sp]), fastReader{s: s[sp:]}
+	if kind == "" || !r.lit(" {") {
 		return Item{}, false
 	}
 	it := Item{Kind: kind}
@@ -58,15 +62,41 @@ func fastItem(s string) (Item, bool) {
 	return it, true
 }
 
+// fastKind is the kind fastItem reads that b names, or "" (the kind's
+// constant, so an entry's Kind costs no string of its own).
+func fastKind(b []byte) ItemKind {
+	switch string(b) {
+	case string(AddLeaderPending):
+		return AddLeaderPending
+	case string(AddFollowerPending):
+		return AddFollowerPending
+	case string(Replicated):
+		return Replicated
+	case string(Aborted):
+		return Aborted
+	case string(SetLastReplicated):
+		return SetLastReplicated
+	case string(SetPropagatedSafeTimeOnFollower):
+		return SetPropagatedSafeTimeOnFollower
+	case string(LastReplicatedHybridTime):
+		return LastReplicatedHybridTime
+	case string(UpdatePropagatedSafeTimeOnLeader):
+		return UpdatePropagatedSafeTimeOnLeader
+	case string(SafeTime):
+		return SafeTime
+	}
+	return ""
+}
+
 // fastReader walks an entry's text; every method consumes only on
 // success.
 type fastReader struct {
-	s string
+	s []byte
 	i int
 }
 
 func (r *fastReader) lit(p string) bool {
-	if strings.HasPrefix(r.s[r.i:], p) {
+	if rest := r.s[r.i:]; len(rest) >= len(p) && string(rest[:len(p)]) == p {
 		r.i += len(p)
 		return true
 	}

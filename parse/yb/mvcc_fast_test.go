@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -63,7 +64,7 @@ func fastSeeds(t testing.TB) []string {
 // checkFast holds the fast path to the grammar: where it reads an entry,
 // its Item is the grammar's, read without error.
 func checkFast(t testing.TB, s string) bool {
-	fast, ok := fastItem(s)
+	fast, ok := fastItem([]byte(s))
 	if !ok {
 		return false
 	}
@@ -119,10 +120,11 @@ func BenchmarkDumpEntry(b *testing.B) {
 		"Replicated { ht: { physical: 1696696747490001 } op_id: 15.686831 }",
 		"SafeTime { min_allowed: <min> deadline: +inf ht_lease: { time: { physical: 1696696747490005 } lease: { physical: 1696696749490005 } } safe_time: { physical: 1696696747490005 } }",
 	}
+	grammar := func(s []byte) (Item, []error, error) { return grammarItem(string(s)) }
 	for _, c := range []struct {
 		name string
-		fn   func(string) (Item, []error, error)
-	}{{"fast", decodeItem}, {"grammar", grammarItem}} {
+		fn   func([]byte) (Item, []error, error)
+	}{{"fast", decodeItem}, {"grammar", grammar}} {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			n := 0
@@ -130,8 +132,12 @@ func BenchmarkDumpEntry(b *testing.B) {
 				n += len(e)
 			}
 			b.SetBytes(int64(n / len(entries)))
+			in := make([][]byte, len(entries))
+			for i, e := range entries {
+				in[i] = []byte(e)
+			}
 			for i := 0; i < b.N; i++ {
-				if _, _, err := c.fn(entries[i%len(entries)]); err != nil {
+				if _, _, err := c.fn(in[i%len(in)]); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -145,9 +151,17 @@ func TestLongDumpStreamsInParts(t *testing.T) {
 	var b bytes.Buffer
 	n := 2*DumpWindow + 100
 	require.NoError(t, synth.Write(&b, synth.Options{System: "yb-dump", DumpEntries: n, Seed: 1, Peers: 3}))
-	res, err := parse.Scan(&b, "d.log", []parse.System{System}, parse.Options{})
+	res, err := parse.Scan(bytes.NewReader(b.Bytes()), "d.log", []parse.System{System}, parse.Options{})
 	require.NoError(t, err)
 	require.Empty(t, res.Diags)
+	// Every entry's text is its line's, trimmed, and its number's.
+	texts := map[int]string{}
+	for i, l := range strings.Split(b.String(), "\n") {
+		if no := itemNumber([]byte(l)); no > 0 {
+			texts[i+1] = strings.TrimSpace(l)
+		}
+	}
+	require.Len(t, texts, n)
 	var parts []*MvccDump
 	next := 1
 	for _, e := range res.Events {
@@ -155,6 +169,8 @@ func TestLongDumpStreamsInParts(t *testing.T) {
 			parts = append(parts, d)
 			for _, it := range d.Items {
 				require.Equal(t, next, it.No)
+				require.Equal(t, texts[it.Line], it.Text, "entry %d", it.No)
+				require.True(t, strings.HasPrefix(it.Text, strconv.Itoa(next)+". "), it.Text)
 				next++
 			}
 		}

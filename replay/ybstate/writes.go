@@ -2,6 +2,7 @@ package ybstate
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/logsleuth/logsleuth/grammar/ybval"
 	"github.com/logsleuth/logsleuth/parse/yb"
@@ -54,7 +55,9 @@ type seqWrite struct {
 }
 
 // add keeps w if it is among the lowest of its key; op, when not nil, is
-// its op id, printed into w.Op only if it is kept.
+// its op id, printed into w.Op only if it is kept. A kept write's line is
+// copied: a dump entry's text shares one string with its part's, which a
+// write kept for the whole timeline would otherwise hold.
 func (tw *tabletWrites) add(w Write, op *ybval.OpID) {
 	tw.seq++
 	k := writeKey{w.Peer, w.Term, w.LeaderSide, w.Served}
@@ -63,6 +66,7 @@ func (tw *tabletWrites) add(w Write, op *ybval.OpID) {
 		if op != nil {
 			w.Op = op.String()
 		}
+		w.From.Text = strings.Clone(w.From.Text)
 		tw.by[k] = append(ws, seqWrite{tw.seq, w})
 		return
 	}
@@ -78,6 +82,7 @@ func (tw *tabletWrites) add(w Write, op *ybval.OpID) {
 		if op != nil {
 			w.Op = op.String()
 		}
+		w.From.Text = strings.Clone(w.From.Text)
 		ws[hi] = seqWrite{tw.seq, w}
 	}
 }
@@ -89,6 +94,15 @@ func (s *State) addWrite(w Write, op *ybval.OpID) {
 		s.writes[w.Tablet] = tw
 	}
 	tw.add(w, op)
+}
+
+// EachLease calls f with each ht lease known for tablet (the highest
+// expiry of each term), in no order: Leases without its sorted copy, for a
+// check run on every entry of a dump.
+func (s *State) EachLease(tablet string, f func(*Lease)) {
+	for _, l := range s.leases[tablet] {
+		f(l)
+	}
 }
 
 // Writes returns tablet's writes kept, in timeline order.

@@ -32,12 +32,14 @@ func (p *Pack) checkItem(r *ybstate.Replica, d *yb.MvccDump, from ybstate.From, 
 	gap := r.Gap(it)
 	switch it.Kind {
 	case yb.AddLeaderPending, yb.AddFollowerPending, yb.AddPending:
-		op := opText(it.Op, it.HasOp, it.HT)
+		// op names the entry in a finding's message; most entries break
+		// nothing, so it is printed only for those that do.
+		op := func() string { return opText(it.Op, it.HasOp, it.HT) }
 		if n := len(m.Queue); n > 0 && !gap && atOrBelow(it.HT, m.Queue[n-1].HT) {
 			back := m.Queue[n-1]
 			p.addIn(d, "ht-order", rules.Finding{
 				Rule: QueueOrder, Severity: rules.Error, Origin: rules.Derived, Subject: subject(r),
-				Message:  fmt.Sprintf("%s is added behind pending %s: pending hybrid times must increase", op, back),
+				Message:  fmt.Sprintf("%s is added behind pending %s: pending hybrid times must increase", op(), back),
 				Evidence: []rules.Evidence{ev, cite(back.From)},
 				Facts:    map[string]string{"ht": it.HT.String(), "previous_pending": back.String()},
 			}, r)
@@ -60,7 +62,7 @@ func (p *Pack) checkItem(r *ybstate.Replica, d *yb.MvccDump, from ybstate.From, 
 			if b.value.Set && atOrBelow(it.HT, b.value.HT) {
 				p.addIn(d, "below-safe-time", rules.Finding{
 					Rule: HTBelowSafeTime, Severity: rules.Error, Origin: rules.Derived, Subject: subject(r),
-					Message:  fmt.Sprintf("%s is %s "+b.what, op, below(it.HT, b.value.HT), b.value.HT),
+					Message:  fmt.Sprintf("%s is %s "+b.what, op(), below(it.HT, b.value.HT), b.value.HT),
 					Evidence: []rules.Evidence{ev, cite(b.value.From)},
 					Facts:    htFacts(it.HT, it.Op, it.HasOp, b.name, b.value.HT),
 				}, r)
@@ -70,7 +72,7 @@ func (p *Pack) checkItem(r *ybstate.Replica, d *yb.MvccDump, from ybstate.From, 
 		if lr := m.LastReplicated; lr.Set && atOrBelow(it.HT, lr.HT) {
 			p.addIn(d, "below-last-replicated", rules.Finding{
 				Rule: HTBelowLastRepl, Severity: rules.Error, Origin: rules.Derived, Subject: subject(r),
-				Message:  fmt.Sprintf("%s is %s the last replicated hybrid time %s", op, below(it.HT, lr.HT), lr.HT),
+				Message:  fmt.Sprintf("%s is %s the last replicated hybrid time %s", op(), below(it.HT, lr.HT), lr.HT),
 				Evidence: []rules.Evidence{ev, cite(lr.From)},
 				Facts:    htFacts(it.HT, it.Op, it.HasOp, yb.BoundLastRepl, lr.HT),
 			}, r)
@@ -188,15 +190,19 @@ func htFacts(ht ybval.HybridTime, op ybval.OpID, hasOp bool, bound string, v ybv
 // set when the replica adds the op as its leader: its own earlier leases
 // then bind it through its own MvccManager and are not checked here.
 func (p *Pack) checkOverlap(r *ybstate.Replica, leaderSide bool, op ybval.OpID, ht ybval.HybridTime, origin rules.Origin, ev rules.Evidence) {
+	// The lease of the latest expiry covering ht, the lowest term's of
+	// those that end together. Every expiry compared here was read
+	// (atOrBelow holds only then), so the order they come in does not
+	// matter.
 	var hit *ybstate.Lease
-	for _, l := range p.st.Leases(r.Tablet) {
-		if l.Term < 0 || l.Term >= op.Term || (leaderSide && l.Holder == r.Peer) {
-			continue
+	p.st.EachLease(r.Tablet, func(l *ybstate.Lease) {
+		if l.Term < 0 || l.Term >= op.Term || (leaderSide && l.Holder == r.Peer) || !atOrBelow(ht, l.Expiry) {
+			return
 		}
-		if atOrBelow(ht, l.Expiry) && (hit == nil || lessThan(hit.Expiry, l.Expiry)) {
+		if hit == nil || lessThan(hit.Expiry, l.Expiry) || (l.Term < hit.Term && l.Expiry.Compare(hit.Expiry) == 0) {
 			hit = l
 		}
-	}
+	})
 	if hit == nil {
 		return
 	}
