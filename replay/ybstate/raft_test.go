@@ -63,7 +63,7 @@ I1007 16:39:00.140000 1 raft_consensus.cc:1] T tab P v [term 3 FOLLOWER]:  Leade
 	require.Len(t, steps[4].Earlier, 1)
 	assert.Equal(t, "a", steps[4].Earlier[0].Candidate)
 	assert.Equal(t, 4, steps[4].Earlier[0].From.Pos.Line)
-	assert.NotEmpty(t, steps[4].Before, "a break carries the state before it")
+	assert.NotEmpty(t, steps[4].Before.Lines(), "a break carries the state before it")
 	votes := r.Tablet("tab").Votes(3)
 	require.Len(t, votes, 2)
 	assert.Equal(t, []string{"a", "b"}, []string{votes[0].Candidate, votes[1].Candidate})
@@ -110,7 +110,7 @@ I1007 16:39:07.000100 1 replica_state.cc:1] T tab P a [term 2 FOLLOWER]: Reset o
 	rv := tr.Revocations[0]
 	assert.Equal(t, int64(1), rv.HolderTerm)
 	assert.Equal(t, int64(2), rv.ByTerm)
-	assert.Contains(t, strings.Join(rv.Before, "\n"), "leads term: 2")
+	assert.Contains(t, strings.Join(rv.Before.Lines(), "\n"), "leads term: 2")
 	assert.NotNil(t, steps[3].Revocation)
 	// a gave up term 1 when it logged term 2 (line 6), before its reset.
 	l := tr.Leadership("a", 1)
