@@ -223,3 +223,34 @@ I1007 16:39:02.100000 1 raft_consensus.cc:1] T tab P c [term 5 FOLLOWER]: Reject
 	assert.Len(t, tr.Leaders(4), 2)
 	assert.Nil(t, tr.Peer("b"), "b's own view is not made up from c's line")
 }
+
+// A revocation's state before it is the revoker's view at that line, as
+// Lines printed it then, however the tablet moves on: later lines end the
+// revoker's leadership, move its term and add leases, and the view still
+// reads as it did.
+func TestRaftViewKeepsItsMoment(t *testing.T) {
+	const upTo = `I1007 16:39:00.100000 1 raft_consensus.cc:1] T tab P a [term 1 LEADER]: Sending NO_OP at op 1.1
+I1007 16:39:04.000000 1 raft_consensus.cc:1] T tab P c [term 2 FOLLOWER]:  Leader election vote request: Granting yes vote for candidate b in term 2.
+I1007 16:39:05.000000 1 raft_consensus.cc:1] T tab P b [term 2 LEADER]: Sending NO_OP at op 2.5
+W1007 16:39:05.100000 1 tablet_service.cc:1] T tab P b: Read failed: Previous leader's lease might still be active (1.500s remaining).
+`
+	const revoke = `I1007 16:39:05.200000 1 replica_state.cc:1] T tab P b [term 2 LEADER]: Revoked old leader a ht lease: { physical: 1696696746600000 }
+`
+	const later = `I1007 16:39:06.000000 1 raft_consensus.cc:1] T tab P b [term 2 LEADER]: Stepping down as leader of term 2
+I1007 16:39:06.100000 1 raft_consensus.cc:1] T tab P b [term 2 FOLLOWER]: Advancing to term 3
+I1007 16:39:07.000000 1 replica_state.cc:1] T tab P a [term 3 FOLLOWER]: Reset our lease: 0.400s
+I1007 16:39:07.000100 1 replica_state.cc:1] T tab P a [term 3 FOLLOWER]: Reset our ht lease: { physical: 1696696746600000 }
+I1007 16:39:08.000000 1 raft_consensus.cc:1] T tab P c [term 4 LEADER]: Sending NO_OP at op 4.1
+`
+	then, _ := foldRaft(t, upTo)
+	want := then.Tablet("tab").Lines("b")
+	r, _ := foldRaft(t, upTo+revoke+later)
+	tr := r.Tablet("tab")
+	require.Len(t, tr.Revocations, 1)
+	got := tr.Revocations[0].Before.Lines()
+	assert.Equal(t, want, got)
+	assert.Contains(t, got, "leads term: 2")
+	assert.NotEqual(t, got, tr.Lines("b"), "the tablet moved on")
+	var nilView *ybstate.RaftView
+	assert.Nil(t, nilView.Lines())
+}
