@@ -143,6 +143,24 @@ func (t *TabletRaft) compactBelow(cut, voteCut, live int64, keep map[int64]bool)
 	nv := len(t.votes)
 	t.votes = slices.DeleteFunc(t.votes, func(v VoteRec) bool { return v.Term < voteCut })
 	c.Votes += nv - len(t.votes)
+	// The leaders and votes kept below cut are there for a second leader
+	// or vote in their term, which the finding cites by position: their
+	// lines' text goes, as the line of each would hold the log's memory
+	// for VoteTerms terms of every tablet. The terms whose leases are
+	// kept keep it: a revocation's finding quotes their leader's line.
+	for _, tl := range t.led {
+		if tl.term >= cut || keep[tl.term] {
+			continue
+		}
+		for _, l := range tl.ls {
+			l.Since.Text, l.EndFrom.Text = "", ""
+		}
+	}
+	for i := range t.votes {
+		if t.votes[i].Term < cut && !keep[t.votes[i].Term] {
+			t.votes[i].From.Text = ""
+		}
+	}
 	n := len(t.noOps)
 	t.noOps = slices.DeleteFunc(t.noOps, func(n NoOpRec) bool { return n.Op.Term < cut })
 	c.NoOps += n - len(t.noOps)

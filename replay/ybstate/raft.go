@@ -256,7 +256,7 @@ type Revocation struct {
 	From      From
 	// Before is the revoking peer's Raft state just before the line, and
 	// Replica its MVCC state then.
-	Before  []string
+	Before  *RaftView
 	Replica []string
 }
 
@@ -317,7 +317,7 @@ type Step struct {
 	// Before is the peer's Raft state before the event, filled only when
 	// the step shows a break (so findings can show it); Replica is its
 	// MVCC state then (State.Apply fills it, Raft.Apply alone does not).
-	Before  []string
+	Before  *RaftView
 	Replica []string
 }
 
@@ -462,7 +462,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 	at, timed := m.Time, m.Timed
 	before := func() {
 		if st.Before == nil {
-			st.Before = t.Lines(p.Peer)
+			st.Before = t.View(p.Peer)
 		}
 	}
 	if _, ok := e.(*yb.LeaseRevoked); ok {
@@ -489,7 +489,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 		}
 		if seen != p.Term {
 			if p.Term >= 0 || rep.Term < 0 || seen == adv {
-				t.row(at, timed, p.Peer, seen, "term", fmt.Sprintf("term %d", seen), from)
+				t.row(at, timed, p.Peer, seen, "term", func() string { return fmt.Sprintf("term %d", seen) }, from)
 			}
 			p.Term = seen
 		}
@@ -518,7 +518,9 @@ func (r *Raft) Apply(e yb.Event) Step {
 				p.Leading = -1
 			}
 			p.Role = "FOLLOWER"
-			t.row(at, timed, p.Peer, ev.Term, "step down", fmt.Sprintf("leader of term %d steps down (new term %s)", ev.Term, termText(ev.NewTerm)), from)
+			t.row(at, timed, p.Peer, ev.Term, "step down", func() string {
+				return fmt.Sprintf("leader of term %d steps down (new term %s)", ev.Term, termText(ev.NewTerm))
+			}, from)
 		case yb.BecomeLeader:
 			term := ev.Term
 			if term < 0 {
@@ -533,7 +535,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 				t.endLeading(p, at, timed, from, "became follower")
 			}
 			p.Role = "FOLLOWER"
-			t.row(at, timed, p.Peer, p.Term, "follower", "becomes follower", from)
+			t.row(at, timed, p.Peer, p.Term, "follower", func() string { return "becomes follower" }, from)
 		case yb.MasterRole:
 			if ev.NewRole == "LEADER" && p.Term >= 0 {
 				r.claim(t, p, p.Term, at, timed, from, &st, before)
@@ -563,7 +565,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 		if ev.Defunct {
 			what += " (defunct term)"
 		}
-		t.row(at, timed, p.Peer, ev.Term, kind, fmt.Sprintf("%s %s for term %d", kind, what, ev.Term), from)
+		t.row(at, timed, p.Peer, ev.Term, kind, func() string { return fmt.Sprintf("%s %s for term %d", kind, what, ev.Term) }, from)
 		if ev.Won && !ev.Pre && !ev.Defunct {
 			if p.lastAttempt >= 0 {
 				t.Attempts[p.lastAttempt].Won = true
@@ -589,39 +591,48 @@ func (r *Raft) Apply(e yb.Event) Step {
 			if !dup {
 				t.votes = append(t.votes, v)
 			}
-			t.row(at, timed, p.Peer, ev.Term, "vote", fmt.Sprintf("votes for %s in term %d", ev.Candidate, ev.Term), from)
+			t.row(at, timed, p.Peer, ev.Term, "vote", func() string { return fmt.Sprintf("votes for %s in term %d", ev.Candidate, ev.Term) }, from)
 		} else if ev.Granted {
-			t.row(at, timed, p.Peer, ev.Term, "pre-vote", fmt.Sprintf("pre-vote for %s for term %d (does not bind)", ev.Candidate, ev.Term), from)
+			t.row(at, timed, p.Peer, ev.Term, "pre-vote", func() string {
+				return fmt.Sprintf("pre-vote for %s for term %d (does not bind)", ev.Candidate, ev.Term)
+			}, from)
 		} else {
 			kind := "vote"
 			if ev.Pre {
 				kind = "pre-vote"
 			}
-			t.row(at, timed, p.Peer, ev.Term, "denied", fmt.Sprintf("denies %s to %s for term %s: %s", kind, ev.Candidate, termText(ev.Term), ev.Reason), from)
+			t.row(at, timed, p.Peer, ev.Term, "denied", func() string {
+				return fmt.Sprintf("denies %s to %s for term %s: %s", kind, ev.Candidate, termText(ev.Term), ev.Reason)
+			}, from)
 		}
 	case *yb.NoOp:
 		r.claim(t, p, ev.Op.Term, at, timed, from, &st, before)
 		if !slices.ContainsFunc(t.noOps, func(n NoOpRec) bool { return sameOp(n.Op, ev.Op) }) {
 			t.noOps = append(t.noOps, NoOpRec{Leader: p.Peer, Op: ev.Op, From: from})
 		}
-		t.row(at, timed, p.Peer, ev.Op.Term, "no-op", fmt.Sprintf("NO_OP at %s", ev.Op), from)
+		t.row(at, timed, p.Peer, ev.Op.Term, "no-op", func() string { return fmt.Sprintf("NO_OP at %s", ev.Op) }, from)
 	case *yb.Transfer:
-		detail := string(ev.What)
-		if ev.To != "" {
-			detail += " to " + ev.To
-		}
+		delayed := int64(-1)
 		switch ev.What {
 		case yb.TransferDelayed:
-			term := p.Leading
-			if term < 0 {
-				term = p.Term
+			delayed = p.Leading
+			if delayed < 0 {
+				delayed = p.Term
 			}
-			p.delayed = term
-			detail = fmt.Sprintf("puts off stepping down from term %s until its protege %s catches up", termText(term), orUnknown(ev.To))
+			p.delayed = delayed
 		case yb.TransferStart, yb.TransferUnsynced:
 			p.delayed = -1
 		}
-		t.row(at, timed, p.Peer, p.Term, "transfer", detail, from)
+		t.row(at, timed, p.Peer, p.Term, "transfer", func() string {
+			if ev.What == yb.TransferDelayed {
+				return fmt.Sprintf("puts off stepping down from term %s until its protege %s catches up", termText(delayed), orUnknown(ev.To))
+			}
+			detail := string(ev.What)
+			if ev.To != "" {
+				detail += " to " + ev.To
+			}
+			return detail
+		}, from)
 	case *yb.LeaseRevoked:
 		rv := Revocation{By: p.Peer, ByTerm: p.Term, Holder: ev.Holder, HolderTerm: t.lastLed(ev.Holder, p.Term),
 			At: at, Timed: timed, From: from, Before: st.Before}
@@ -629,11 +640,15 @@ func (r *Raft) Apply(e yb.Event) Step {
 		if ev.HT {
 			rv.Kind, rv.Expiry = HTLeaseKind, ev.Expiry
 			f.Kind, f.Expiry = HTLeaseKind, ev.Expiry
-			t.row(at, timed, p.Peer, p.Term, "revoke", fmt.Sprintf("revokes %s's ht lease to %s", orUnknown(ev.Holder), htText(ev.Expiry)), from)
+			t.row(at, timed, p.Peer, p.Term, "revoke", func() string {
+				return fmt.Sprintf("revokes %s's ht lease to %s", orUnknown(ev.Holder), htText(ev.Expiry))
+			}, from)
 		} else {
 			rv.Kind, rv.Remaining = WallLeaseKind, ev.Remaining
 			f.Kind, f.Until = WallLeaseKind, at.Add(time.Duration(ev.Remaining.Millis)*time.Millisecond)
-			t.row(at, timed, p.Peer, p.Term, "revoke", fmt.Sprintf("revokes %s's lease with %s left", orUnknown(ev.Holder), ev.Remaining), from)
+			t.row(at, timed, p.Peer, p.Term, "revoke", func() string {
+				return fmt.Sprintf("revokes %s's lease with %s left", orUnknown(ev.Holder), ev.Remaining)
+			}, from)
 		}
 		t.Revocations = append(t.Revocations, rv)
 		st.Revocation = &t.Revocations[len(t.Revocations)-1]
@@ -648,11 +663,13 @@ func (r *Raft) Apply(e yb.Event) Step {
 		f := LeaseFact{Holder: p.Peer, Term: term, Seen: p.Peer, How: "reset by holder", From: from, At: at}
 		if ev.HT {
 			f.Kind, f.Expiry = HTLeaseKind, ev.Expiry
-			t.row(at, timed, p.Peer, p.Term, "lease reset", fmt.Sprintf("drops its term-%s ht lease to %s", termText(term), htText(ev.Expiry)), from)
+			t.row(at, timed, p.Peer, p.Term, "lease reset", func() string {
+				return fmt.Sprintf("drops its term-%s ht lease to %s", termText(term), htText(ev.Expiry))
+			}, from)
 		} else {
 			// Reset our lease prints now minus the expiry.
 			f.Kind, f.Until = WallLeaseKind, at.Add(-time.Duration(ev.Since.Millis)*time.Millisecond)
-			t.row(at, timed, p.Peer, p.Term, "lease reset", fmt.Sprintf("drops its lease, which ran to %s", clock(f.Until)), from)
+			t.row(at, timed, p.Peer, p.Term, "lease reset", func() string { return fmt.Sprintf("drops its lease, which ran to %s", clock(f.Until)) }, from)
 		}
 		if timed && usable(ev.HT, ev.Expiry, ev.Since) {
 			t.Leases = append(t.Leases, f)
@@ -664,15 +681,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 		// A new leader logs this on every refused read or write while it
 		// waits: keep one fact per waiting peer and term, with the
 		// latest end, and one row.
-		detail := "waits: an old leader may hold a lease"
-		if ev.HT {
-			detail = "waits: an old leader may hold an ht lease"
-		}
-		if ev.Op != "" {
-			detail += ", refusing " + ev.Op
-		}
 		if ev.HasRemaining {
-			detail = fmt.Sprintf("waits: previous leader's lease may run %s more", ev.Remaining)
 			if prev := t.previousLeader(p.Peer, p.Term); prev != nil && timed && ev.Remaining.Inf == 0 {
 				f := LeaseFact{Holder: prev.Peer, Term: prev.Term, Kind: WallLeaseKind,
 					Until: at.Add(time.Duration(ev.Remaining.Millis) * time.Millisecond), Seen: p.Peer, How: "waited on", From: from, At: at}
@@ -695,14 +704,27 @@ func (r *Raft) Apply(e yb.Event) Step {
 				t.waitRow = map[waitKey]bool{}
 			}
 			t.waitRow[wk] = true
-			t.row(at, timed, p.Peer, p.Term, "lease wait", detail, from)
+			t.row(at, timed, p.Peer, p.Term, "lease wait", func() string {
+				if ev.HasRemaining {
+					return fmt.Sprintf("waits: previous leader's lease may run %s more", ev.Remaining)
+				}
+				detail := "waits: an old leader may hold a lease"
+				if ev.HT {
+					detail = "waits: an old leader may hold an ht lease"
+				}
+				if ev.Op != "" {
+					detail += ", refusing " + ev.Op
+				}
+				return detail
+			}, from)
 		}
 	case *yb.UpdateRejected:
-		detail := fmt.Sprintf("refuses update from %s: log matching (%s)", ev.From, ev.Mismatch)
-		if ev.EarlierTerm {
-			detail = fmt.Sprintf("rejects update from %s for earlier term %d (current %d)", ev.From, ev.Term, ev.Current)
-		}
-		t.row(at, timed, p.Peer, p.Term, "reject", detail, from)
+		t.row(at, timed, p.Peer, p.Term, "reject", func() string {
+			if ev.EarlierTerm {
+				return fmt.Sprintf("rejects update from %s for earlier term %d (current %d)", ev.From, ev.Term, ev.Current)
+			}
+			return fmt.Sprintf("refuses update from %s: log matching (%s)", ev.From, ev.Mismatch)
+		}, from)
 		if ev.EarlierTerm && ev.Term >= 0 && ev.From != "" && ev.From != p.Peer {
 			// The sender still acts as leader of that earlier term. Its
 			// own view is left alone: this is another peer's word, and
@@ -729,7 +751,7 @@ func (r *Raft) claim(t *TabletRaft, p *PeerRaft, term int64, at time.Time, timed
 		// The peer's own line shows it leading on after the master
 		// heard it had stepped down: its own word outweighs the master's.
 		l.Ended, l.EndAt, l.EndFrom, l.EndHow, l.EndBy = false, time.Time{}, From{}, "", ""
-		t.row(at, timed, p.Peer, term, "leader", fmt.Sprintf("still leads term %d by its own log", term), from)
+		t.row(at, timed, p.Peer, term, "leader", func() string { return fmt.Sprintf("still leads term %d by its own log", term) }, from)
 	}
 	t.lead(p.Peer, term, at, timed, from, st, before)
 }
@@ -761,14 +783,14 @@ func (t *TabletRaft) lead(peer string, term int64, at time.Time, timed bool, fro
 	if t.raft != nil {
 		t.raft.maybeCompact(t, term)
 	}
-	t.row(at, timed, peer, term, "leader", fmt.Sprintf("leader of term %d", term), from)
+	t.row(at, timed, peer, term, "leader", func() string { return fmt.Sprintf("leader of term %d", term) }, from)
 }
 
 // endLeading records that p gave up the term it led.
 func (t *TabletRaft) endLeading(p *PeerRaft, at time.Time, timed bool, from From, how string) {
 	if l := t.Leadership(p.Peer, p.Leading); l != nil && !l.Ended {
 		l.Ended, l.EndAt, l.EndFrom, l.EndHow = true, at, from, how
-		t.row(at, timed, p.Peer, p.Leading, "leader ends", fmt.Sprintf("no longer leader of term %d: %s", p.Leading, how), from)
+		t.row(at, timed, p.Peer, p.Leading, "leader ends", func() string { return fmt.Sprintf("no longer leader of term %d: %s", p.Leading, how) }, from)
 	}
 	p.Leading, p.delayed = -1, -1
 }
@@ -787,14 +809,16 @@ func (r *Raft) attempt(t *TabletRaft, p *PeerRaft, ev *yb.ElectionStart, at time
 	a := Attempt{Peer: p.Peer, Term: p.Term, Pre: ev.PreKnown && ev.Pre, At: at, Timed: timed, From: from}
 	t.Attempts = append(t.Attempts, a)
 	p.lastAttempt = len(t.Attempts) - 1
-	detail := "starts an election"
-	if ev.FailedLeader != "" {
-		detail += " (leader " + ev.FailedLeader + " failed)"
-	}
-	if ev.Mode != "" {
-		detail += ", " + ev.Mode
-	}
-	t.row(at, timed, p.Peer, p.Term, "election", detail, from)
+	t.row(at, timed, p.Peer, p.Term, "election", func() string {
+		detail := "starts an election"
+		if ev.FailedLeader != "" {
+			detail += " (leader " + ev.FailedLeader + " failed)"
+		}
+		if ev.Mode != "" {
+			detail += ", " + ev.Mode
+		}
+		return detail
+	}, from)
 }
 
 // lastLed is the latest term below below that holder was seen leading, or
@@ -838,7 +862,10 @@ func (t *TabletRaft) termsBelow(term int64) int {
 	return sort.Search(len(t.led), func(i int) bool { return t.led[i].term >= term })
 }
 
-func (t *TabletRaft) row(at time.Time, timed bool, peer string, term int64, what, detail string, from From) {
+// row adds a row to the timeline, within its budgets; detail is called
+// only for a row kept: most rows of a long log are not, and formatting
+// each one cost more than the fold itself.
+func (t *TabletRaft) row(at time.Time, timed bool, peer string, term int64, what string, detail func() string, from From) {
 	if len(t.Rows) >= maxTabletRows || t.budget == nil || t.budget.left <= 0 {
 		t.Dropped++
 		if t.budget != nil {
@@ -847,7 +874,7 @@ func (t *TabletRaft) row(at time.Time, timed bool, peer string, term int64, what
 		return
 	}
 	t.budget.left--
-	t.Rows = append(t.Rows, Row{At: at, Timed: timed, Peer: peer, Term: term, What: what, Detail: detail, From: From{Pos: from.Pos}})
+	t.Rows = append(t.Rows, Row{At: at, Timed: timed, Peer: peer, Term: term, What: what, Detail: detail(), From: From{Pos: from.Pos}})
 }
 
 // usable reports whether a printed lease end is a point in time: a real

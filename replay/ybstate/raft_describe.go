@@ -3,27 +3,88 @@ package ybstate
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/logsleuth/logsleuth/parse"
 )
 
 // maxLeaseLines bounds the lease lines a finding's state shows.
 const maxLeaseLines = 4
 
+// RaftView is one peer's Raft view of a tablet at one moment, kept as
+// facts (copies, as the tablet's history changes on), for a finding's
+// state: Lines formats it only when a finding cites it. A step keeps one
+// for every revocation and break, and most never become a finding.
+type RaftView struct {
+	seen bool
+	p    PeerRaft
+	// terms are the peer's term before its current one and the current
+	// one, each with its leaders and the peer's real votes there.
+	terms [2]viewTerm
+	// leases are the latest lease expiries any peer printed.
+	leases []LeaseFact
+}
+
+type viewTerm struct {
+	term    int64
+	leaders []viewLeader
+	votes   []VoteRec
+}
+
+type viewLeader struct {
+	peer        string
+	since, upto parse.Pos
+	ended       bool
+}
+
+// View takes peer's Raft view of t as it stands.
+func (t *TabletRaft) View(peer string) *RaftView {
+	p := t.Peer(peer)
+	if p == nil {
+		return &RaftView{}
+	}
+	v := &RaftView{seen: true, p: *p}
+	if p.Term >= 0 {
+		for i, term := range [2]int64{p.Term - 1, p.Term} {
+			vt := &v.terms[i]
+			vt.term = term
+			if term < 0 {
+				continue
+			}
+			for _, l := range t.Leaders(term) {
+				vt.leaders = append(vt.leaders, viewLeader{peer: l.Peer, since: l.Since.Pos, upto: l.EndFrom.Pos, ended: l.Ended})
+			}
+			vt.votes = t.votesOf(peer, term)
+		}
+	}
+	start := max(len(t.Leases)-maxLeaseLines, 0)
+	v.leases = slices.Clone(t.Leases[start:])
+	return v
+}
+
 // Lines describes peer's Raft view of tablet t as "name: value" lines, in
 // a fixed order, for a finding's state: its term and role, what it leads,
 // who led its term and the one before, its real votes there, and the
 // latest lease expiries any peer printed.
-func (t *TabletRaft) Lines(peer string) []string {
-	p := t.Peer(peer)
-	if p == nil {
+func (t *TabletRaft) Lines(peer string) []string { return t.View(peer).Lines() }
+
+// Lines formats the view (see TabletRaft.Lines); a nil view has none.
+func (v *RaftView) Lines() []string {
+	if v == nil {
+		return nil
+	}
+	if !v.seen {
 		return []string{"raft: nothing logged for this peer yet"}
 	}
+	p := &v.p
 	out := []string{}
 	term := "unknown"
 	if p.Term >= 0 {
-		term = fmt.Sprint(p.Term)
+		term = strconv.FormatInt(p.Term, 10)
 	}
 	if p.High >= 0 && p.High != p.Term {
 		term += fmt.Sprintf(" (highest %d at %s)", p.High, p.HighFrom.Pos)
@@ -38,42 +99,46 @@ func (t *TabletRaft) Lines(peer string) []string {
 		out = append(out, fmt.Sprintf("last led term: %d", p.LastLed))
 	}
 	if p.Term >= 0 {
-		for _, term := range []int64{p.Term - 1, p.Term} {
-			if term < 0 {
+		for _, vt := range v.terms {
+			if vt.term < 0 {
 				continue
 			}
-			if ls := t.Leaders(term); len(ls) > 0 {
-				out = append(out, fmt.Sprintf("leader of term %d: %s", term, leadersText(ls)))
+			if len(vt.leaders) > 0 {
+				out = append(out, fmt.Sprintf("leader of term %d: %s", vt.term, viewLeadersText(vt.leaders)))
 			}
-			if vs := t.votesOf(peer, term); len(vs) > 0 {
+			if len(vt.votes) > 0 {
 				var cs []string
-				for _, v := range vs {
+				for _, v := range vt.votes {
 					cs = append(cs, fmt.Sprintf("%s (%s)", v.Candidate, v.From.Pos))
 				}
-				out = append(out, fmt.Sprintf("voted in term %d for: %s", term, strings.Join(cs, ", ")))
+				out = append(out, fmt.Sprintf("voted in term %d for: %s", vt.term, strings.Join(cs, ", ")))
 			}
 		}
 	}
-	start := len(t.Leases) - maxLeaseLines
-	if start < 0 {
-		start = 0
-	}
-	for _, l := range t.Leases[start:] {
+	for _, l := range v.leases {
 		out = append(out, "known "+l.String())
 	}
 	return out
 }
 
-func leadersText(ls []*Leadership) string {
+func viewLeadersText(ls []viewLeader) string {
 	var ps []string
 	for _, l := range ls {
-		s := fmt.Sprintf("%s (%s", l.Peer, l.Since.Pos)
-		if l.Ended {
-			s += ", until " + l.EndFrom.Pos.String()
+		s := fmt.Sprintf("%s (%s", l.peer, l.since)
+		if l.ended {
+			s += ", until " + l.upto.String()
 		}
 		ps = append(ps, s+")")
 	}
 	return strings.Join(ps, ", ")
+}
+
+func leadersText(ls []*Leadership) string {
+	vs := make([]viewLeader, len(ls))
+	for i, l := range ls {
+		vs[i] = viewLeader{peer: l.Peer, since: l.Since.Pos, upto: l.EndFrom.Pos, ended: l.Ended}
+	}
+	return viewLeadersText(vs)
 }
 
 // Lines describes peer's Raft view of tablet, or nil when none was logged.

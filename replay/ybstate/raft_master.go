@@ -43,7 +43,7 @@ func (r *Raft) report(ev *yb.TabletReport, st Step) Step {
 	m := ev.Info()
 	before := func() {
 		if st.Before == nil {
-			st.Before = t.Lines(ev.LeaderUUID)
+			st.Before = t.View(ev.LeaderUUID)
 		}
 	}
 	if t.Leadership(ev.LeaderUUID, ev.Term) != nil {
@@ -80,7 +80,7 @@ func (t *TabletRaft) reportedTerm(ev *yb.TabletReport) {
 			if ev.LeaderUUID != "" {
 				l.EndHow += " led by " + ev.LeaderUUID
 			}
-			t.row(m.Time, m.Timed, l.Peer, l.Term, "leader ends", fmt.Sprintf("no longer leader of term %d: %s", l.Term, l.EndHow), from)
+			t.row(m.Time, m.Timed, l.Peer, l.Term, "leader ends", func() string { return fmt.Sprintf("no longer leader of term %d: %s", l.Term, l.EndHow) }, from)
 		default:
 			kept = append(kept, l)
 		}
@@ -111,12 +111,12 @@ func (r *Raft) masterStepDown(ev *yb.MasterStepDown, st Step) Step {
 		if ev.NewLeader != "" {
 			detail += " in favour of " + ev.NewLeader
 		}
-		t.row(m.Time, m.Timed, p.Peer, p.Term, "master step down", detail, from)
+		t.row(m.Time, m.Timed, p.Peer, p.Term, "master step down", func() string { return detail }, from)
 		return st
 	}
 	notLeader := strings.Contains(ev.Error, "NOT_THE_LEADER")
 	if !ev.SteppedDown() && !notLeader {
-		t.row(m.Time, m.Timed, p.Peer, p.Term, "master step down", "the master's step-down failed: "+clipText(ev.Error), from)
+		t.row(m.Time, m.Timed, p.Peer, p.Term, "master step down", func() string { return "the master's step-down failed: " + clipText(ev.Error) }, from)
 		t.FailedStepDowns = append(t.FailedStepDowns, FailedStepDown{Leader: ev.Leader, Error: ev.Error, At: m.Time, Timed: m.Timed, From: from})
 		return st
 	}
@@ -131,8 +131,9 @@ func (r *Raft) masterStepDown(ev *yb.MasterStepDown, st Step) Step {
 		// The leader's own line put the step-down off until its protege
 		// catches up: the response came back without an error, and the
 		// leader leads on until its own lines say it gave up.
-		t.row(m.Time, m.Timed, p.Peer, term, "master step down",
-			fmt.Sprintf("the master heard the step-down accepted; the leader put it off and still leads term %d", term), from)
+		t.row(m.Time, m.Timed, p.Peer, term, "master step down", func() string {
+			return fmt.Sprintf("the master heard the step-down accepted; the leader put it off and still leads term %d", term)
+		}, from)
 		return st
 	}
 	if l == nil || l.Ended {
@@ -140,7 +141,7 @@ func (r *Raft) masterStepDown(ev *yb.MasterStepDown, st Step) Step {
 		if notLeader {
 			what = "the master heard it was not the leader (NOT_THE_LEADER)"
 		}
-		t.row(m.Time, m.Timed, p.Peer, term, "master step down", what, from)
+		t.row(m.Time, m.Timed, p.Peer, term, "master step down", func() string { return what }, from)
 		return st
 	}
 	l.Ended, l.EndAt, l.EndFrom, l.EndBy = true, m.Time, from, masterWord
@@ -150,7 +151,7 @@ func (r *Raft) masterStepDown(ev *yb.MasterStepDown, st Step) Step {
 		// reached it. It gave up by then, not at the master's request.
 		l.EndHow = "no longer the leader when the master asked it to step down (NOT_THE_LEADER), as the master's log shows"
 	}
-	t.row(m.Time, m.Timed, p.Peer, term, "leader ends", fmt.Sprintf("no longer leader of term %d: %s", term, l.EndHow), from)
+	t.row(m.Time, m.Timed, p.Peer, term, "leader ends", func() string { return fmt.Sprintf("no longer leader of term %d: %s", term, l.EndHow) }, from)
 	return st
 }
 

@@ -63,7 +63,7 @@ I1007 16:39:00.140000 1 raft_consensus.cc:1] T tab P v [term 3 FOLLOWER]:  Leade
 	require.Len(t, steps[4].Earlier, 1)
 	assert.Equal(t, "a", steps[4].Earlier[0].Candidate)
 	assert.Equal(t, 4, steps[4].Earlier[0].From.Pos.Line)
-	assert.NotEmpty(t, steps[4].Before, "a break carries the state before it")
+	assert.NotEmpty(t, steps[4].Before.Lines(), "a break carries the state before it")
 	votes := r.Tablet("tab").Votes(3)
 	require.Len(t, votes, 2)
 	assert.Equal(t, []string{"a", "b"}, []string{votes[0].Candidate, votes[1].Candidate})
@@ -110,7 +110,7 @@ I1007 16:39:07.000100 1 replica_state.cc:1] T tab P a [term 2 FOLLOWER]: Reset o
 	rv := tr.Revocations[0]
 	assert.Equal(t, int64(1), rv.HolderTerm)
 	assert.Equal(t, int64(2), rv.ByTerm)
-	assert.Contains(t, strings.Join(rv.Before, "\n"), "leads term: 2")
+	assert.Contains(t, strings.Join(rv.Before.Lines(), "\n"), "leads term: 2")
 	assert.NotNil(t, steps[3].Revocation)
 	// a gave up term 1 when it logged term 2 (line 6), before its reset.
 	l := tr.Leadership("a", 1)
@@ -222,4 +222,35 @@ I1007 16:39:02.100000 1 raft_consensus.cc:1] T tab P c [term 5 FOLLOWER]: Reject
 	tr := r.Tablet("tab")
 	assert.Len(t, tr.Leaders(4), 2)
 	assert.Nil(t, tr.Peer("b"), "b's own view is not made up from c's line")
+}
+
+// A revocation's state before it is the revoker's view at that line, as
+// Lines printed it then, however the tablet moves on: later lines end the
+// revoker's leadership, move its term and add leases, and the view still
+// reads as it did.
+func TestRaftViewKeepsItsMoment(t *testing.T) {
+	const upTo = `I1007 16:39:00.100000 1 raft_consensus.cc:1] T tab P a [term 1 LEADER]: Sending NO_OP at op 1.1
+I1007 16:39:04.000000 1 raft_consensus.cc:1] T tab P c [term 2 FOLLOWER]:  Leader election vote request: Granting yes vote for candidate b in term 2.
+I1007 16:39:05.000000 1 raft_consensus.cc:1] T tab P b [term 2 LEADER]: Sending NO_OP at op 2.5
+W1007 16:39:05.100000 1 tablet_service.cc:1] T tab P b: Read failed: Previous leader's lease might still be active (1.500s remaining).
+`
+	const revoke = `I1007 16:39:05.200000 1 replica_state.cc:1] T tab P b [term 2 LEADER]: Revoked old leader a ht lease: { physical: 1696696746600000 }
+`
+	const later = `I1007 16:39:06.000000 1 raft_consensus.cc:1] T tab P b [term 2 LEADER]: Stepping down as leader of term 2
+I1007 16:39:06.100000 1 raft_consensus.cc:1] T tab P b [term 2 FOLLOWER]: Advancing to term 3
+I1007 16:39:07.000000 1 replica_state.cc:1] T tab P a [term 3 FOLLOWER]: Reset our lease: 0.400s
+I1007 16:39:07.000100 1 replica_state.cc:1] T tab P a [term 3 FOLLOWER]: Reset our ht lease: { physical: 1696696746600000 }
+I1007 16:39:08.000000 1 raft_consensus.cc:1] T tab P c [term 4 LEADER]: Sending NO_OP at op 4.1
+`
+	then, _ := foldRaft(t, upTo)
+	want := then.Tablet("tab").Lines("b")
+	r, _ := foldRaft(t, upTo+revoke+later)
+	tr := r.Tablet("tab")
+	require.Len(t, tr.Revocations, 1)
+	got := tr.Revocations[0].Before.Lines()
+	assert.Equal(t, want, got)
+	assert.Contains(t, got, "leads term: 2")
+	assert.NotEqual(t, got, tr.Lines("b"), "the tablet moved on")
+	var nilView *ybstate.RaftView
+	assert.Nil(t, nilView.Lines())
 }

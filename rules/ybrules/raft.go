@@ -102,7 +102,7 @@ func (p *Pack) checkRaft(r *ybstate.Replica, e yb.Event, st ybstate.Step) {
 	if st.Tablet == "" || st.Peer == "" {
 		return
 	}
-	state := func() []string { return append(append([]string(nil), st.Replica...), st.Before...) }
+	state := func() []string { return append(append([]string(nil), st.Replica...), st.Before.Lines()...) }
 	if st.TermBack {
 		by := ""
 		if d, ok := ybval.SubInt64(st.High, st.Term); ok {
@@ -216,14 +216,25 @@ type heldLease struct {
 	term   int64
 	kind   ybstate.LeaseKind
 	// seen is the peer whose log printed it.
-	seen   string
-	end    int64 // microseconds since the epoch
-	endStr string
+	seen string
+	end  int64 // microseconds since the epoch
+	// expiry (an ht lease) or until (a lease, on seen's wall clock) is
+	// the end as the line printed it, for endText.
+	expiry ybval.HybridTime
+	until  time.Time
 	from   ybstate.From
 	// taken is when the holder had the lease at the latest, in
 	// microseconds since the epoch, or 0 when unknown: the time an MVCC
 	// dump shows it taken at, else the line that printed it.
 	taken int64
+}
+
+// endText is the lease's end as a finding prints it.
+func (h *heldLease) endText() string {
+	if h.kind == ybstate.WallLeaseKind {
+		return h.until.UTC().Format("15:04:05.000000") + " (wall clock of " + shortID(h.seen) + ")"
+	}
+	return h.expiry.String()
 }
 
 // running returns the leases, sorted by end, that end more than grace
@@ -256,11 +267,7 @@ func (p *Pack) leaseList(t *ybstate.TabletRaft) []heldLease {
 		if l.Holder == "" || l.Term < 0 {
 			continue
 		}
-		end := l.Expiry.String()
-		if l.Kind == ybstate.WallLeaseKind {
-			end = l.Until.UTC().Format("15:04:05.000000") + " (wall clock of " + shortID(l.Seen) + ")"
-		}
-		h := heldLease{holder: l.Holder, term: l.Term, kind: l.Kind, seen: l.Seen, end: l.EndMicros(), endStr: end, from: l.From}
+		h := heldLease{holder: l.Holder, term: l.Term, kind: l.Kind, seen: l.Seen, end: l.EndMicros(), expiry: l.Expiry, until: l.Until, from: l.From}
 		if l.At.IsZero() {
 			h.taken = 0
 		} else {
@@ -272,7 +279,7 @@ func (p *Pack) leaseList(t *ybstate.TabletRaft) []heldLease {
 		if l.Holder == "" || l.Term < 0 || !l.Expiry.Point() {
 			continue
 		}
-		h := heldLease{holder: l.Holder, term: l.Term, kind: ybstate.HTLeaseKind, seen: l.Holder, end: int64(l.Expiry.Physical), endStr: l.Expiry.String(), from: l.From}
+		h := heldLease{holder: l.Holder, term: l.Term, kind: ybstate.HTLeaseKind, seen: l.Holder, end: int64(l.Expiry.Physical), expiry: l.Expiry, from: l.From}
 		if l.Taken.Point() {
 			h.taken = int64(l.Taken.Physical)
 		}
@@ -354,7 +361,7 @@ func (p *Pack) earlyRevocations(t *ybstate.TabletRaft) {
 		facts := map[string]string{
 			"revoker": rv.By, "revoker_term": fmt.Sprint(rv.ByTerm), "revoked_holder": rv.Holder,
 			"holder": best.holder, "holder_term": fmt.Sprint(best.term), "lease_kind": string(best.kind),
-			"lease_end": best.endStr, "remaining_us": fmt.Sprint(best.end - w),
+			"lease_end": best.endText(), "remaining_us": fmt.Sprint(best.end - w),
 			"revoked_at": rv.At.UTC().Format("2006-01-02T15:04:05.000000Z"),
 		}
 		p.skew.facts(facts)
@@ -367,10 +374,10 @@ func (p *Pack) earlyRevocations(t *ybstate.TabletRaft) {
 			Rule: EarlyRevocation, Severity: rules.Error, Origin: rules.Derived,
 			Subject: rules.Subject{System: "yb", Tablet: t.Tablet, Peer: rv.By},
 			Message: fmt.Sprintf("term-%d leader %s cleared %s while the term-%d leader %s still held its %s to %s, %.3f s more (%s); %s",
-				rv.ByTerm, rv.By, cleared, best.term, best.holder, best.kind, best.endStr, left.Seconds(), best.from.Pos, gaveUp),
+				rv.ByTerm, rv.By, cleared, best.term, best.holder, best.kind, best.endText(), left.Seconds(), best.from.Pos, gaveUp),
 			Evidence: ev,
 			Facts:    facts,
-			State:    append(append([]string(nil), rv.Replica...), rv.Before...),
+			State:    append(append([]string(nil), rv.Replica...), rv.Before.Lines()...),
 		}
 		n := len(p.findings)
 		p.add(f, nil)

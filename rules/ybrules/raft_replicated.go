@@ -63,8 +63,11 @@ func (p *Pack) replicatedPast(t *ybstate.TabletRaft) {
 				best, bestLead = old, ol
 			}
 		}
+		if best == nil {
+			continue
+		}
 		key := fmt.Sprintf("%s|%d", own.holder, own.term)
-		if best == nil || done[key] {
+		if done[key] {
 			continue
 		}
 		done[key] = true
@@ -77,16 +80,16 @@ func (p *Pack) replicatedPast(t *ybstate.TabletRaft) {
 			ev = appendNew(ev, cite(lead.EndFrom))
 		}
 		facts := map[string]string{
-			"leader": own.holder, "leader_term": fmt.Sprint(own.term), "own_lease_end": own.endStr,
+			"leader": own.holder, "leader_term": fmt.Sprint(own.term), "own_lease_end": own.endText(),
 			"holder": best.holder, "holder_term": fmt.Sprint(best.term), "lease_kind": string(best.kind),
-			"lease_end": best.endStr, "remaining_us": fmt.Sprint(best.end - had), "replicated_past": "1",
+			"lease_end": best.endText(), "remaining_us": fmt.Sprint(best.end - had), "replicated_past": "1",
 		}
 		p.skew.facts(facts)
 		p.add(rules.Finding{
 			Rule: EarlyRevocation, Severity: rules.Error, Origin: rules.Derived,
 			Subject: rules.Subject{System: "yb", Tablet: t.Tablet, Peer: own.holder},
 			Message: fmt.Sprintf("term-%d leader %s held a replicated %s of its own (to %s) at %s at the latest, while the term-%d leader %s still led and held its %s to %s, %.3f s more (%s): its followers now track only the newer lease",
-				own.term, own.holder, own.kind, own.endStr, at, best.term, best.holder, best.kind, best.endStr,
+				own.term, own.holder, own.kind, own.endText(), at, best.term, best.holder, best.kind, best.endText(),
 				(time.Duration(best.end-had) * time.Microsecond).Seconds(), best.from.Pos),
 			Evidence: ev,
 			Facts:    facts,
