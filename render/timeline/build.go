@@ -768,9 +768,16 @@ func (b *builder) redraw(f *rules.Finding) {
 			continue
 		}
 		text := "evidence of " + f.Rule + ": " + clip(ev.Text, 100)
+		// The mark drawn stands for one the sampling dropped.
+		redrawn := func(l *Lane) {
+			if l.dropMarks > 0 {
+				l.dropMarks--
+			}
+		}
 		if l := b.ht.lanes[k]; l != nil {
 			if at, row, ok := b.nearestHT(l, ev.Source, ev.Line); ok {
 				l.Marks = append(l.Marks, Mark{At: at, Row: row, Kind: "event", Text: text, Ev: []int{b.line(ev.Source, ev.Line, ev.Text)}})
+				redrawn(l)
 				b.placeIdx[lk] = append(b.placeIdx[lk], place{pane: 1, lane: l, at: at, row: row})
 				continue
 			}
@@ -785,6 +792,7 @@ func (b *builder) redraw(f *rules.Finding) {
 			continue
 		}
 		l.Marks = append(l.Marks, Mark{At: at, Kind: "event", Text: text, Ev: []int{b.line(ev.Source, ev.Line, ev.Text)}})
+		redrawn(l)
 		b.placeIdx[lk] = append(b.placeIdx[lk], place{pane: 0, lane: l, at: at})
 	}
 }
