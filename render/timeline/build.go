@@ -426,9 +426,10 @@ func (b *builder) finish(rep *render.Report) {
 	if b.smp.thinned {
 		b.compact()
 	}
+	b.smp.marks, b.smp.all = nil, nil
 	for _, p := range []*paneB{b.wall, b.ht} {
 		for _, l := range p.lanes {
-			l.tags, l.kinds = nil, nil
+			l.tags = nil
 		}
 	}
 	b.yb.finish()

@@ -116,10 +116,9 @@ type Lane struct {
 
 	key laneKey
 	// What the builder's sampling (sample.go) keeps of the lane: the
-	// sampler of each kind of mark, the tag of each mark held, every
+	// tag of each mark held, every
 	// series that holds points (attached to Series only at the end), and
 	// how many marks and points it dropped, between which times.
-	kinds              map[string]*sampler
 	tags               []markTag
 	series             []*Series
 	dropMarks, dropPts int
@@ -171,7 +170,7 @@ type Series struct {
 	// The builder's sampling: the stride, the arrival index of each
 	// point held, whether the last is held only as the last, and the
 	// range of every value offered.
-	smp      *sampler
+	smp      sampler
 	idx      []int
 	tail     bool
 	vlo, vhi int64

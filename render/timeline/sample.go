@@ -27,8 +27,15 @@ type markTag struct {
 	idx int
 }
 
+// markKey names the sampler of one lane's marks of a kind.
+type markKey struct {
+	lane *Lane
+	kind string
+}
+
 type sampling struct {
-	all []*sampler
+	all   []*sampler
+	marks map[markKey]*sampler
 	// kept is the marks and points held; limit is when to thin them.
 	kept, limit int
 	// thinned is set once any item was dropped: the evidence table is
@@ -45,6 +52,7 @@ type sampling struct {
 }
 
 func (s *sampling) init() {
+	s.marks = map[markKey]*sampler{}
 	s.limit = budgetLimit()
 	s.linesDue, s.placesDue = 1<<12, 1<<12
 	s.bigTable = 1 << 20
@@ -65,16 +73,21 @@ func (b *builder) newSampler(l *Lane) *sampler {
 	return s
 }
 
+// register starts the sampling of series s, at its first point.
+func (b *builder) register(s *Series) {
+	s.smp.step = 1
+	b.smp.all = append(b.smp.all, &s.smp)
+	s.smp.lane.series = append(s.smp.lane.series, s)
+}
+
 // keepMark reports whether the next mark of kind on lane l, at at, is
 // kept, and its tag; a mark not kept is only counted.
 func (b *builder) keepMark(l *Lane, kind string, at int64) (markTag, bool) {
-	s := l.kinds[kind]
+	k := markKey{l, kind}
+	s := b.smp.marks[k]
 	if s == nil {
-		if l.kinds == nil {
-			l.kinds = map[string]*sampler{}
-		}
 		s = b.newSampler(l)
-		l.kinds[kind] = s
+		b.smp.marks[k] = s
 	}
 	i := s.seen
 	s.seen++
@@ -98,8 +111,7 @@ func (b *builder) addMark(l *Lane, t markTag, mk Mark) {
 // system's finish once it holds points.
 func (b *builder) newSeries(l *Lane, name, kind string) *Series {
 	s := &Series{Name: name, Kind: kind}
-	s.smp = b.newSampler(l)
-	l.series = append(l.series, s)
+	s.smp.lane = l
 	return s
 }
 
@@ -107,6 +119,9 @@ func (b *builder) newSeries(l *Lane, name, kind string) *Series {
 // point, the value it ends at, even off its stride.
 func (b *builder) addPoint(s *Series, pt [3]int64) {
 	l := s.smp.lane
+	if s.smp.step == 0 {
+		b.register(s)
+	}
 	if !s.vhas || pt[1] < s.vlo {
 		s.vlo = pt[1]
 	}
