@@ -199,6 +199,7 @@ func BenchmarkWriterES(b *testing.B) {
 	events, rep, size := synthRun(b, synth.Options{System: "es", Size: 32 << 20, Seed: 7, Peers: 3})
 	b.SetBytes(int64(size))
 	b.ReportAllocs()
+	b.ResetTimer()
 	var n int
 	var held uint64
 	for i := 0; i < b.N; i++ {
