@@ -346,7 +346,13 @@ func (b *builder) line(src string, line int, text string) int {
 		return i
 	}
 	i := len(b.m.Lines)
-	b.m.Lines = append(b.m.Lines, Line{Src: b.src(src), Line: line, Text: render.Sanitize(text)})
+	t := render.Sanitize(text)
+	if b.smp.thinned {
+		// The text may be a slice of the reader's buffer, which a line
+		// kept among the few sampled from it would keep whole.
+		t = strings.Clone(t)
+	}
+	b.m.Lines = append(b.m.Lines, Line{Src: b.src(src), Line: line, Text: t})
 	b.lineKeys = append(b.lineKeys, k)
 	b.lineIdx[k] = i
 	return i
