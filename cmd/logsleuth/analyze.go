@@ -9,6 +9,7 @@ import (
 
 	"github.com/logsleuth/logsleuth/parse"
 	"github.com/logsleuth/logsleuth/render"
+	"github.com/logsleuth/logsleuth/render/timeline"
 	"github.com/logsleuth/logsleuth/rules"
 )
 
@@ -168,15 +169,17 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 
 	opts.Digest = showsDigests(outs)
 	run, ran := choosePacks(newPacksWith(cat), sel)
-	keep := wantsEvents(outs)
+	if wantsEvents(outs) {
+		env.timeline = timeline.NewBuilder()
+	}
 	seen := systemsSeen{}
 	stats := read(ios, in, opts.readOptions, func(e parse.Event) {
 		seen.note(e)
 		for _, p := range run {
 			p.Observe(e)
 		}
-		if keep {
-			env.events = append(env.events, e)
+		if env.timeline != nil {
+			env.timeline.Add(e)
 		}
 	})
 	if err := checkFilters(ios, &opts.readOptions, stats.seen, opts.Strict); err != nil {

@@ -144,12 +144,14 @@ type renderEnv struct {
 	// summary and markdownLimit are --summary and --markdown-limit.
 	summary       bool
 	markdownLimit int
-	// events is the timeline, kept only when an html report is asked for:
-	// the page draws every event, the other formats only findings.
-	events []parse.Event
+	// timeline is the html report's page, built as the events are read
+	// (nil when no html report is asked for): the page draws the events,
+	// the other formats only findings, and it holds what it draws, not
+	// every event.
+	timeline *timeline.Builder
 }
 
-// wantsEvents reports whether an output needs the whole timeline.
+// wantsEvents reports whether an output draws the timeline.
 func wantsEvents(outs []output) bool {
 	for _, o := range outs {
 		if o.format == "html" {
@@ -170,7 +172,11 @@ func writeReport(w io.Writer, format string, rep *render.Report, env renderEnv) 
 	case "junit":
 		return render.JUnit(w, rep)
 	case "html":
-		return timeline.Write(w, env.events, rep)
+		tb := env.timeline
+		if tb == nil {
+			tb = timeline.NewBuilder()
+		}
+		return timeline.WriteModel(w, tb.Finish(rep))
 	}
 	return render.Text(w, rep, render.TextOptions{Color: env.color, CISafe: env.ciSafe, SummaryOnly: env.summary})
 }

@@ -49,9 +49,11 @@ var (
 // then the marks and points of the lanes drawn (sampleItems), and then
 // drops the evidence lines nothing cites any more, keeping those near a
 // finding's evidence.
-func bound(m *Model) {
+// sampled says the builder already sampled marks or points (sample.go):
+// the page then says so, with the counts of what the logs held.
+func bound(m *Model, sampled bool) {
 	lanes := budgetLanes(m)
-	items := sampleItems(m)
+	items := sampleItems(m, sampled)
 	if lanes || items {
 		compactLines(m)
 	}
@@ -88,7 +90,7 @@ func citedLines(m *Model) map[int]bool {
 // points of the lanes drawn: past either, each lane keeps a share of its
 // marks and points, evenly in time, and every one a finding cites. It
 // reports whether it dropped any.
-func sampleItems(m *Model) bool {
+func sampleItems(m *Model, sampled bool) bool {
 	must := findingLanes(m)
 	var n0, ib0, n1, ib1 int
 	for _, p := range m.Panes {
@@ -104,7 +106,7 @@ func sampleItems(m *Model) bool {
 		}
 	}
 	f0, f1 := itemShares(n0, ib0, n1, ib1)
-	if f0 >= 1 && f1 >= 1 {
+	if f0 >= 1 && f1 >= 1 && !sampled {
 		return false
 	}
 	cited := citedLines(m)
@@ -116,12 +118,17 @@ func sampleItems(m *Model) bool {
 				if must[l] {
 					keepFrac = f0
 				}
-				marksBefore += len(l.Marks)
-				l.Marks = sampleMarks(l.Marks, keepFrac, cited)
+				marksBefore += len(l.Marks) + l.dropMarks
+				ptsBefore += l.dropPts
+				if keepFrac < 1 {
+					l.Marks = sampleMarks(l.Marks, keepFrac, cited)
+				}
 				marksAfter += len(l.Marks)
 				for _, s := range l.Series {
 					ptsBefore += len(s.Pts)
-					s.Pts = samplePoints(s.Pts, keepFrac, cited)
+					if keepFrac < 1 {
+						s.Pts = samplePoints(s.Pts, keepFrac, cited)
+					}
 					ptsAfter += len(s.Pts)
 				}
 			}
@@ -392,12 +399,17 @@ func lineBytes(m *Model, evs []int) int {
 func (s *Summary) add(l *Lane) {
 	s.Lanes++
 	s.Bands += len(l.Bands)
-	s.Marks += len(l.Marks)
+	s.Marks += len(l.Marks) + l.dropMarks
+	s.Points += l.dropPts
 	see := func(t int64) {
 		if !s.has {
 			s.From, s.To, s.has = t, t, true
 		}
 		s.From, s.To = min(s.From, t), max(s.To, t)
+	}
+	if l.dropHas {
+		see(l.dropLo)
+		see(l.dropHi)
 	}
 	for _, b := range l.Bands {
 		see(b.From)

@@ -128,77 +128,203 @@ func (p *paneB) lane(k laneKey, glabel, label, title string) *Lane {
 // builder turns a timeline of events into a Model. It is a single pass in
 // timeline order, like replay, keeping per-lane state (the open term band,
 // the open lease, the open session) and closing what is still open at the
-// end of the axis.
+// end of the axis. What it keeps is bounded by what the page can draw, not
+// by the input: marks and points are sampled per lane as they arrive
+// (sample.go), and the evidence table keeps only the lines what is kept
+// cites.
 type builder struct {
-	m       *Model
-	srcIdx  map[string]int
-	lineIdx map[lineKey]int
-	wall    *paneB
-	ht      *paneB
-	places  map[lineKey][]place
+	m *Model
+	// srcIdx and srcNames are the sources as first seen; Finish orders
+	// them as the report lists them.
+	srcIdx   map[string]int
+	srcNames []string
+	lineIdx  map[lineKey]int
+	// lineKeys is the key of each line of m.Lines, to rebuild lineIdx
+	// when the table is compacted.
+	lineKeys []lineKey
+	wall     *paneB
+	ht       *paneB
+	// places are where lines were drawn, in the order they were; a place
+	// lives while its anchor line is in the table.
+	places []placeRec
 	// now is the wall position of the event being built, in microseconds.
-	now     int64
-	ordered bool
-	yb      *ybBuilder
-	es      *esBuilder
-	other   int
+	now   int64
+	yb    *ybBuilder
+	es    *esBuilder
+	other int
+	smp   sampling
+	// placeIdx is places by line, made at the end.
+	placeIdx map[lineKey][]place
+	// times is, per source, a sparse index of line number to wall time,
+	// to draw a finding's evidence line whose mark was sampled out.
+	times map[string]*timeIndex
 }
 
-// Build makes the Model of a run: the merged events (in timeline order, as
-// replay.Merge returns them) and the report's findings.
-func Build(events []parse.Event, rep *render.Report) *Model {
+// placeRec records that lines first..last of src are drawn at p.
+type placeRec struct {
+	src         string
+	first, last int
+	anchor      int // the line of src whose presence keeps the record
+	p           place
+}
+
+func newBuilder() *builder {
 	b := &builder{
 		m:       &Model{Counts: map[string]int{}, Sources: []string{}, Lines: []Line{}, Findings: []*Finding{}},
 		srcIdx:  map[string]int{},
 		lineIdx: map[lineKey]int{},
 		wall:    newPaneB(Wall, "Wall time", "times the log lines printed, as printed (no time-zone conversion); merged across sources"),
 		ht:      newPaneB(Hybrid, "Hybrid time", "YugabyteDB hybrid time, physical microseconds: MVCC dump entries, which print no wall time; each lane's rows are the entries in dump order, top to bottom"),
-		places:  map[lineKey][]place{},
+		times:   map[string]*timeIndex{},
 	}
 	b.yb = newYBBuilder(b)
 	b.es = newESBuilder(b)
-	if rep != nil {
-		for _, s := range rep.Stats.Sources {
-			b.src(s.Source)
-		}
+	b.smp.init()
+	return b
+}
+
+// pendingBase is the wall position of the events before the first one that
+// printed a time, until that event says where they are: they are drawn at
+// its time, as Merge placed them. It lies far from any real time and from
+// unknownStart, so a position derived from it (a lease's end, D after it)
+// is known as one and moved with it.
+const pendingBase = -(int64(1) << 61)
+
+// pendingSpan bounds how far from pendingBase a derived position lies.
+const pendingSpan = int64(1) << 55
+
+// Builder makes the Model of a run from its events, given one at a time
+// in timeline order (as replay.Merge returns them), so a run need not keep
+// its events for the page: what the builder holds is bounded by what the
+// page draws.
+type Builder struct {
+	timed *builder
+	// order builds the event-order axis, used when no event prints a wall
+	// time; it is dropped at the first event that does.
+	order  *builder
+	n      int
+	timed0 bool // an event printed a wall time
+	m      *Model
+}
+
+// NewBuilder starts an empty timeline.
+func NewBuilder() *Builder {
+	return &Builder{timed: newBuilder(), order: newBuilder()}
+}
+
+// Add draws event e, the next one of the timeline.
+func (tb *Builder) Add(e parse.Event) {
+	t := e.Info().Time
+	if !t.IsZero() && !tb.timed0 {
+		tb.timed0 = true
+		tb.order = nil
+		tb.timed.shift(t.UnixMicro())
 	}
-	b.ordered = true
-	for _, e := range events {
-		if !e.Info().Time.IsZero() {
-			b.ordered = false
-			break
-		}
+	if tb.order != nil {
+		tb.order.add(e, int64(tb.n)*1_000_000)
 	}
-	if b.ordered && len(events) > 0 {
+	switch {
+	case !t.IsZero():
+		tb.timed.add(e, t.UnixMicro())
+	case !tb.timed0:
+		tb.timed.add(e, pendingBase)
+	default:
+		// An untimed event keeps the time of the one before it, as
+		// Merge placed it.
+		tb.timed.add(e, tb.timed.now)
+	}
+	tb.n++
+}
+
+// Finish makes the Model of the events added and the report's findings.
+// It is called once the events are all added; later calls return the
+// same Model.
+func (tb *Builder) Finish(rep *render.Report) *Model {
+	if tb.m != nil {
+		return tb.m
+	}
+	b := tb.timed
+	if tb.order != nil && tb.n > 0 {
+		b = tb.order
 		b.wall.pane.Axis = Order
 		b.wall.pane.Title = "Event order"
 		b.wall.pane.Note = "no line printed a wall time: events are spaced evenly in timeline order"
 	}
-	first := int64(0)
+	tb.timed, tb.order = nil, nil
+	b.finish(rep)
+	tb.m = b.m
+	return tb.m
+}
+
+// Build makes the Model of a run: the merged events (in timeline order, as
+// replay.Merge returns them) and the report's findings.
+func Build(events []parse.Event, rep *render.Report) *Model {
+	tb := NewBuilder()
 	for _, e := range events {
-		if t := e.Info().Time; !t.IsZero() {
-			first = t.UnixMicro()
-			break
-		}
+		tb.Add(e)
 	}
-	b.now = first
-	for i, e := range events {
-		switch {
-		case b.ordered:
-			b.now = int64(i) * 1_000_000
-		case !e.Info().Time.IsZero():
-			b.now = e.Info().Time.UnixMicro()
-		}
-		// An untimed event keeps the time of the one before it, as
-		// Merge placed it.
-		b.wall.see(b.now)
-		if b.yb.event(e) || b.es.event(e) {
-			continue
-		}
+	return tb.Finish(rep)
+}
+
+// add draws event e at wall position now.
+func (b *builder) add(e parse.Event, now int64) {
+	b.now = now
+	b.wall.see(b.now)
+	m := e.Info()
+	b.timeIndex(m.Pos.Source).add(m.Pos.Line, now)
+	if !b.yb.event(e) && !b.es.event(e) {
 		b.generic(e)
 	}
-	b.finish(rep)
-	return b.m
+	b.compactIfDue()
+}
+
+// shift moves what was drawn at pendingBase to first, the time of the
+// first event that printed one.
+func (b *builder) shift(first int64) {
+	d := first - pendingBase
+	fix := func(v *int64) {
+		if *v > pendingBase-pendingSpan && *v < pendingBase+pendingSpan {
+			*v += d
+		}
+	}
+	fix(&b.now)
+	if b.wall.has {
+		fix(&b.wall.lo)
+		fix(&b.wall.hi)
+	}
+	for _, l := range b.wall.lanes {
+		for i := range l.Bands {
+			fix(&l.Bands[i].From)
+			fix(&l.Bands[i].To)
+		}
+		for i := range l.Marks {
+			fix(&l.Marks[i].At)
+		}
+		for _, s := range l.series {
+			for i := range s.Pts {
+				fix(&s.Pts[i][0])
+			}
+		}
+		fix(&l.dropLo)
+		fix(&l.dropHi)
+	}
+	for i := range b.wall.pane.Spans {
+		fix(&b.wall.pane.Spans[i].From)
+		fix(&b.wall.pane.Spans[i].To)
+	}
+	for i := range b.places {
+		if b.places[i].p.pane == 0 {
+			fix(&b.places[i].p.at)
+		}
+	}
+	for _, p := range b.yb.peers {
+		fix(&p.leaderFrom)
+	}
+	for _, ix := range b.times {
+		for i := range ix.at {
+			fix(&ix.at[i])
+		}
+	}
 }
 
 // src returns the index of source s in Model.Sources.
@@ -208,6 +334,7 @@ func (b *builder) src(s string) int {
 	}
 	i := len(b.m.Sources)
 	b.m.Sources = append(b.m.Sources, render.Sanitize(s))
+	b.srcNames = append(b.srcNames, s)
 	b.srcIdx[s] = i
 	return i
 }
@@ -219,7 +346,14 @@ func (b *builder) line(src string, line int, text string) int {
 		return i
 	}
 	i := len(b.m.Lines)
-	b.m.Lines = append(b.m.Lines, Line{Src: b.src(src), Line: line, Text: render.Sanitize(text)})
+	t := render.Sanitize(text)
+	if b.smp.thinned {
+		// The text may be a slice of the reader's buffer, which a line
+		// kept among the few sampled from it would keep whole.
+		t = strings.Clone(t)
+	}
+	b.m.Lines = append(b.m.Lines, Line{Src: b.src(src), Line: line, Text: t})
+	b.lineKeys = append(b.lineKeys, k)
 	b.lineIdx[k] = i
 	return i
 }
@@ -239,26 +373,36 @@ func (b *builder) placeLines(src string, first, last int, p place) {
 	if last-first > 64 {
 		last = first
 	}
-	for l := first; l <= last; l++ {
-		k := lineKey{src, l}
-		b.places[k] = append(b.places[k], p)
-	}
+	b.places = append(b.places, placeRec{src: src, first: first, last: last, anchor: first, p: p})
+}
+
+// placeLine records that line of src is drawn at p, while anchor is in
+// the table.
+func (b *builder) placeLine(src string, line, anchor int, p place) {
+	b.places = append(b.places, placeRec{src: src, first: line, last: line, anchor: anchor, p: p})
 }
 
 // mark adds a wall-time mark for event e on lane l and records its lines.
 func (b *builder) mark(l *Lane, e parse.Event, kind, text string) {
+	t, ok := b.keepMark(l, kind, b.now)
+	if !ok {
+		return
+	}
 	m := e.Info()
-	l.Marks = append(l.Marks, Mark{At: b.now, Kind: kind, Text: text, Ev: []int{b.evLine(e)}})
+	b.addMark(l, t, Mark{At: b.now, Kind: kind, Text: text, Ev: []int{b.evLine(e)}})
 	b.placeLines(m.Pos.Source, m.Pos.Line, m.Last, place{pane: 0, lane: l, at: b.now})
 }
 
 // htMark adds a hybrid-time mark on lane l at row, citing src:line.
 func (b *builder) htMark(l *Lane, at int64, row int, kind, text string, src string, line int, lineText string) {
 	b.ht.see(at)
+	t, ok := b.keepMark(l, kind, at)
+	if !ok {
+		return
+	}
 	ev := b.line(src, line, lineText)
-	l.Marks = append(l.Marks, Mark{At: at, Row: row, Kind: kind, Text: text, Ev: []int{ev}})
-	k := lineKey{src, line}
-	b.places[k] = append(b.places[k], place{pane: 1, lane: l, at: at, row: row})
+	b.addMark(l, t, Mark{At: at, Row: row, Kind: kind, Text: text, Ev: []int{ev}})
+	b.placeLine(src, line, line, place{pane: 1, lane: l, at: at, row: row})
 }
 
 // generic draws an event no system builder knows: on its subject's lane
@@ -285,8 +429,24 @@ func (b *builder) generic(e parse.Event) {
 // finish closes open bands, sorts everything for the script (marks by
 // time, for its binary search) and for determinism, and places findings.
 func (b *builder) finish(rep *render.Report) {
+	if b.smp.thinned {
+		b.compact()
+	}
+	b.smp.marks, b.smp.all = nil, nil
+	for _, p := range []*paneB{b.wall, b.ht} {
+		for _, l := range p.lanes {
+			l.tags = nil
+		}
+	}
 	b.yb.finish()
 	b.es.finish()
+	b.orderSources(rep)
+	b.placeIdx = b.placeMap()
+	if rep != nil && b.smp.thinned {
+		for i := range rep.Findings {
+			b.redraw(&rep.Findings[i])
+		}
+	}
 	panes := []*paneB{b.wall, b.ht}
 	groups, lanes := 0, 0
 	for i, p := range panes {
@@ -350,7 +510,7 @@ func (b *builder) finish(rep *render.Report) {
 			b.m.Notes = append(b.m.Notes, note)
 		}
 	}
-	bound(b.m)
+	bound(b.m, b.smp.thinned)
 	sanitizeModel(b.m)
 }
 
@@ -479,7 +639,7 @@ func (b *builder) finding(f *rules.Finding) {
 	for pane := 0; pane < 2; pane++ {
 		var best, first *place
 		for _, ev := range f.Evidence {
-			for _, p := range b.places[lineKey{ev.Source, ev.Line}] {
+			for _, p := range b.placeIdx[lineKey{ev.Source, ev.Line}] {
 				if p.pane != pane {
 					continue
 				}
@@ -500,7 +660,7 @@ func (b *builder) finding(f *rules.Finding) {
 		}
 		loc := Loc{Pane: b.paneIndex(pane), Lane: best.lane.ID, At: best.at, Row: best.row, Lo: best.at, Hi: best.at}
 		for _, ev := range f.Evidence {
-			for _, p := range b.places[lineKey{ev.Source, ev.Line}] {
+			for _, p := range b.placeIdx[lineKey{ev.Source, ev.Line}] {
 				if p.pane == pane && p.lane == best.lane {
 					loc.Lo, loc.Hi = min(loc.Lo, p.at), max(loc.Hi, p.at)
 				}
@@ -524,17 +684,8 @@ func (b *builder) paneIndex(p int) int {
 // subjectLanes are the lanes a finding's subject names.
 func (b *builder) subjectLanes(s rules.Subject) map[*Lane]bool {
 	out := map[*Lane]bool{}
-	var k laneKey
-	switch s.System {
-	case "yb":
-		k = ybLaneKey(s.Tablet, s.Peer)
-	case "es":
-		shard := -1
-		if s.Shard != nil {
-			shard = *s.Shard
-		}
-		k = esLaneKey(s.Index, shard, s.Node)
-	default:
+	k, ok := subjectKey(s)
+	if !ok {
 		return out
 	}
 	for _, p := range []*paneB{b.wall, b.ht} {
@@ -543,6 +694,152 @@ func (b *builder) subjectLanes(s rules.Subject) map[*Lane]bool {
 		}
 	}
 	return out
+}
+
+// subjectKey is the lane key a finding's subject names.
+func subjectKey(s rules.Subject) (laneKey, bool) {
+	switch s.System {
+	case "yb":
+		return ybLaneKey(s.Tablet, s.Peer), true
+	case "es":
+		shard := -1
+		if s.Shard != nil {
+			shard = *s.Shard
+		}
+		return esLaneKey(s.Index, shard, s.Node), true
+	}
+	return laneKey{}, false
+}
+
+// placeMap indexes the places by line, each line's in the order drawn.
+func (b *builder) placeMap() map[lineKey][]place {
+	out := make(map[lineKey][]place, len(b.places))
+	for _, r := range b.places {
+		for l := r.first; l <= r.last; l++ {
+			k := lineKey{r.src, l}
+			out[k] = append(out[k], r.p)
+		}
+	}
+	b.places = nil
+	return out
+}
+
+// orderSources numbers the sources as the report lists them, then those
+// it does not in the order seen, as the page lists them.
+func (b *builder) orderSources(rep *render.Report) {
+	var names []string
+	seen := map[string]bool{}
+	if rep != nil {
+		for _, s := range rep.Stats.Sources {
+			if !seen[s.Source] {
+				seen[s.Source] = true
+				names = append(names, s.Source)
+			}
+		}
+	}
+	for _, s := range b.srcNames {
+		if !seen[s] {
+			seen[s] = true
+			names = append(names, s)
+		}
+	}
+	remap := make([]int, len(b.srcNames))
+	idx := make(map[string]int, len(names))
+	b.m.Sources = make([]string, len(names))
+	for i, s := range names {
+		idx[s] = i
+		b.m.Sources[i] = render.Sanitize(s)
+	}
+	for i, s := range b.srcNames {
+		remap[i] = idx[s]
+	}
+	for i := range b.m.Lines {
+		b.m.Lines[i].Src = remap[b.m.Lines[i].Src]
+	}
+	b.srcNames, b.srcIdx = names, idx
+}
+
+// redraw gives each evidence line of f that the builder's sampling left
+// with no place a mark of its own on the subject's lane, so every finding
+// is drawn where its evidence is: on the hybrid-time lane when the line
+// is among the dump entries drawn there, else on the wall lane at the
+// time of the nearest line before it.
+func (b *builder) redraw(f *rules.Finding) {
+	k, ok := subjectKey(f.Subject)
+	if !ok {
+		return
+	}
+	for _, ev := range f.Evidence {
+		lk := lineKey{ev.Source, ev.Line}
+		if len(b.placeIdx[lk]) > 0 {
+			continue
+		}
+		text := "evidence of " + f.Rule + ": " + clip(ev.Text, 100)
+		// The mark drawn stands for one the sampling dropped.
+		redrawn := func(l *Lane) {
+			if l.dropMarks > 0 {
+				l.dropMarks--
+			}
+		}
+		if l := b.ht.lanes[k]; l != nil {
+			if at, row, ok := b.nearestHT(l, ev.Source, ev.Line); ok {
+				l.Marks = append(l.Marks, Mark{At: at, Row: row, Kind: "event", Text: text, Ev: []int{b.line(ev.Source, ev.Line, ev.Text)}})
+				redrawn(l)
+				b.placeIdx[lk] = append(b.placeIdx[lk], place{pane: 1, lane: l, at: at, row: row})
+				continue
+			}
+		}
+		l := b.wall.lanes[k]
+		ix := b.times[ev.Source]
+		if l == nil || ix == nil {
+			continue
+		}
+		at, ok := ix.lookup(ev.Line)
+		if !ok {
+			continue
+		}
+		l.Marks = append(l.Marks, Mark{At: at, Kind: "event", Text: text, Ev: []int{b.line(ev.Source, ev.Line, ev.Text)}})
+		redrawn(l)
+		b.placeIdx[lk] = append(b.placeIdx[lk], place{pane: 0, lane: l, at: at})
+	}
+}
+
+// nearestHT is where on hybrid-time lane l the entry of src nearest
+// before line sits, when line lies among the entries of src the lane
+// holds.
+func (b *builder) nearestHT(l *Lane, src string, line int) (at int64, row int, ok bool) {
+	si, known := b.srcIdx[src]
+	if !known {
+		return 0, 0, false
+	}
+	lo, hi, best := -1, -1, -1
+	see := func(ev int, a int64, r int) {
+		if ev < 0 || ev >= len(b.m.Lines) {
+			return
+		}
+		ln := b.m.Lines[ev]
+		if ln.Src != si {
+			return
+		}
+		if lo < 0 || ln.Line < lo {
+			lo = ln.Line
+		}
+		hi = max(hi, ln.Line)
+		if ln.Line <= line && ln.Line > best {
+			best, at, row = ln.Line, a, r
+		}
+	}
+	for _, mk := range l.Marks {
+		for _, e := range mk.Ev {
+			see(e, mk.At, mk.Row)
+		}
+	}
+	for _, s := range l.Series {
+		for _, p := range s.Pts {
+			see(int(p[2]), p[0], int(p[1]))
+		}
+	}
+	return at, row, best >= 0 && line <= hi
 }
 
 // short keeps the first 8 characters of a uuid for a lane label; the full

@@ -68,15 +68,16 @@ func (x *esBuilder) copyOf(index string, shard int, node string) *esCopy {
 	if label == "" {
 		label = "node ?"
 	}
+	l := x.b.wall.lane(k, gl, clip(label, 24), "copy on node "+node)
 	c := &esCopy{
-		lane:     x.b.wall.lane(k, gl, clip(label, 24), "copy on node "+node),
+		lane:     l,
 		term:     -1,
 		termVal:  -1,
 		recovery: -1,
 		maxSeq:   -1,
-		lcp:      &Series{Name: "local checkpoint", Kind: "lcp"},
-		gcp:      &Series{Name: "global checkpoint", Kind: "gcp"},
-		max:      &Series{Name: "max_seq_no", Kind: "max-seq"},
+		lcp:      x.b.newSeries(l, "local checkpoint", "lcp"),
+		gcp:      x.b.newSeries(l, "global checkpoint", "gcp"),
+		max:      x.b.newSeries(l, "max_seq_no", "max-seq"),
 	}
 	x.copies[k] = c
 	return c
@@ -448,7 +449,7 @@ func (x *esBuilder) point(s *Series, v int64, e parse.Event) {
 	if v < 0 {
 		return
 	}
-	s.Pts = append(s.Pts, [3]int64{x.b.now, v, int64(x.b.evLine(e))})
+	x.b.addPoint(s, [3]int64{x.b.now, v, int64(x.b.evLine(e))})
 }
 
 // finish closes open bands and spans and sets each lane's value range.
@@ -472,15 +473,14 @@ func (x *esBuilder) finish() {
 				continue
 			}
 			c.lane.Series = append(c.lane.Series, s)
-			for _, p := range s.Pts {
-				if first || p[1] < c.lane.YMin {
-					c.lane.YMin = p[1]
-				}
-				if first || p[1] > c.lane.YMax {
-					c.lane.YMax = p[1]
-				}
-				first = false
+			// The range of every value, those sampled out too.
+			if first || s.vlo < c.lane.YMin {
+				c.lane.YMin = s.vlo
 			}
+			if first || s.vhi > c.lane.YMax {
+				c.lane.YMax = s.vhi
+			}
+			first = false
 		}
 	}
 	for i := range x.b.wall.pane.Spans {

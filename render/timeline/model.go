@@ -115,6 +115,15 @@ type Lane struct {
 	Series []*Series `json:"series,omitempty"`
 
 	key laneKey
+	// What the builder's sampling (sample.go) keeps of the lane: the
+	// tag of each mark held, every
+	// series that holds points (attached to Series only at the end), and
+	// how many marks and points it dropped, between which times.
+	tags               []markTag
+	series             []*Series
+	dropMarks, dropPts int
+	dropLo, dropHi     int64
+	dropHas            bool
 }
 
 // The fixed rows of a wall-time lane, top to bottom.
@@ -157,6 +166,15 @@ type Series struct {
 	Kind string `json:"k"`
 	// Pts are [x, y, evidence line index].
 	Pts [][3]int64 `json:"p"`
+
+	// The builder's sampling: the stride, the arrival index of each
+	// point held, whether the last is held only as the last, and the
+	// range of every value offered.
+	smp      sampler
+	idx      []int
+	tail     bool
+	vlo, vhi int64
+	vhas     bool
 }
 
 // Finding is a rules.Finding as the page shows it, with where to draw it.

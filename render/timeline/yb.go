@@ -108,9 +108,9 @@ func (y *ybBuilder) htLane(tablet, peer string) *ybPeer {
 	if p.ht == nil {
 		gl := "tablet " + tablet
 		p.ht = y.b.ht.lane(ybLaneKey(tablet, peer), gl, p.wall.Label, p.wall.Title)
-		p.served = &Series{Name: "served safe time", Kind: "served"}
-		p.propagated = &Series{Name: "propagated safe time", Kind: "propagated"}
-		p.forFollow = &Series{Name: "safe time for followers", Kind: "follower-safe"}
+		p.served = y.b.newSeries(p.ht, "served safe time", "served")
+		p.propagated = y.b.newSeries(p.ht, "propagated safe time", "propagated")
+		p.forFollow = y.b.newSeries(p.ht, "safe time for followers", "follower-safe")
 	}
 	return p
 }
@@ -613,8 +613,7 @@ func (y *ybBuilder) dump(tablet, peer string, d *yb.MvccDump) {
 		at, ok := itemAt(it)
 		if ok {
 			b.ht.see(at)
-			k := lineKey{src, it.Line}
-			b.places[k] = append(b.places[k], place{pane: 1, lane: p.ht, at: at, row: row})
+			b.placeLine(src, it.Line, it.Line, place{pane: 1, lane: p.ht, at: at, row: row})
 		}
 		num := fmt.Sprintf("%d. %s", it.No, it.Kind)
 		if it.HasOp && (it.Kind == yb.AddLeaderPending || it.Kind == yb.AddFollowerPending || it.Kind == yb.AddPending || it.Kind == yb.Replicated) {
@@ -670,7 +669,9 @@ func (y *ybBuilder) htItemMark(p *ybPeer, it yb.Item, row, ln int, kind, text st
 	if !ok {
 		return
 	}
-	p.ht.Marks = append(p.ht.Marks, Mark{At: at, Row: row, Kind: kind, Text: text, Ev: []int{ln}})
+	if t, ok := y.b.keepMark(p.ht, kind, at); ok {
+		y.b.addMark(p.ht, t, Mark{At: at, Row: row, Kind: kind, Text: text, Ev: []int{ln}})
+	}
 }
 
 func (y *ybBuilder) point(s *Series, ht ybval.HybridTime, row, ln int) {
@@ -678,7 +679,7 @@ func (y *ybBuilder) point(s *Series, ht ybval.HybridTime, row, ln int) {
 		return
 	}
 	y.b.ht.see(int64(ht.Physical))
-	s.Pts = append(s.Pts, [3]int64{int64(ht.Physical), int64(row), int64(ln)})
+	y.b.addPoint(s, [3]int64{int64(ht.Physical), int64(row), int64(ln)})
 }
 
 // itemAt is where an entry sits on the hybrid-time axis: its own hybrid
@@ -725,13 +726,15 @@ func (y *ybBuilder) tooLow(tablet, peer string, ev *yb.HTTooLow) {
 			b.ht.lo, b.ht.hi, b.ht.has = lo, hi, has
 		}
 		if bd.VerdictLine > 0 {
-			vk := lineKey{src, bd.VerdictLine}
-			b.places[vk] = append(b.places[vk], place{pane: 1, lane: p.ht, at: int64(bd.Value.Physical), row: row})
+			b.placeLine(src, bd.VerdictLine, bd.Line, place{pane: 1, lane: p.ht, at: int64(bd.Value.Physical), row: row})
 		}
 	}
 	for _, q := range ev.Queue {
-		if q.HT.Special == ybval.Normal {
-			p.ht.Marks = append(p.ht.Marks, Mark{At: int64(q.HT.Physical), Row: row, Kind: "op-pending", Text: "queued op " + opText(q.Op, q.HasOp) + " at " + q.HT.String(), Ev: []int{b.evLine(ev)}})
+		if q.HT.Special != ybval.Normal {
+			continue
+		}
+		if t, ok := b.keepMark(p.ht, "op-pending", int64(q.HT.Physical)); ok {
+			b.addMark(p.ht, t, Mark{At: int64(q.HT.Physical), Row: row, Kind: "op-pending", Text: "queued op " + opText(q.Op, q.HasOp) + " at " + q.HT.String(), Ev: []int{b.evLine(ev)}})
 		}
 	}
 }
