@@ -182,6 +182,7 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 			env.timeline.Add(e)
 		}
 	})
+	heapRead()
 	if err := checkFilters(ios, &opts.readOptions, stats.seen, opts.Strict); err != nil {
 		// No report is written for a run whose filter the command line
 		// got wrong: remove the files made for them.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"runtime"
@@ -15,6 +16,9 @@ import (
 type profiling struct {
 	cpuFile, memFile string
 	cpu              *os.File
+	// heap is the heap profile taken when every input had been read, if
+	// the command took one.
+	heap []byte
 }
 
 // profiles is the profiling of the command running now: Main runs one
@@ -26,7 +30,7 @@ func addProfileFlags(root *cobra.Command) {
 	p := &profiling{}
 	profiles = p
 	root.PersistentFlags().StringVar(&p.cpuFile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (go tool pprof)")
-	root.PersistentFlags().StringVar(&p.memFile, "memprofile", "", "write a heap profile at the end of the run to `FILE` (go tool pprof; in-use and allocated)")
+	root.PersistentFlags().StringVar(&p.memFile, "memprofile", "", "write a heap profile to `FILE` (go tool pprof; in-use and allocated): in-use as of the moment every input had been read, when the replayed state is whole")
 	root.PersistentPreRunE = func(*cobra.Command, []string) error { return p.start() }
 }
 
@@ -44,6 +48,24 @@ func (p *profiling) start() error {
 	}
 	p.cpu = f
 	return nil
+}
+
+// heapRead takes the heap profile --memprofile writes, once every input
+// has been read and before the reports are made: that is when the
+// replayed state, which is what a run's memory is mostly made of, is
+// whole; at the end of the run it is garbage and the profile would not
+// show it. A command that replays nothing leaves the end-of-run profile.
+func heapRead() {
+	p := profiles
+	if p == nil || p.memFile == "" || p.heap != nil {
+		return
+	}
+	runtime.GC()
+	var b bytes.Buffer
+	if err := pprof.Lookup("allocs").WriteTo(&b, 0); err != nil {
+		return // the end-of-run profile is written instead
+	}
+	p.heap = b.Bytes()
 }
 
 // stopProfiles ends the CPU profile and writes the heap profile, whatever
@@ -69,8 +91,13 @@ func stopProfiles(ios *IOStreams) {
 		fmt.Fprintf(ios.ErrOut, "logsleuth: --memprofile: %v\n", err)
 		return
 	}
-	runtime.GC()
-	if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+	if p.heap != nil {
+		_, err = f.Write(p.heap)
+	} else {
+		runtime.GC()
+		err = pprof.Lookup("allocs").WriteTo(f, 0)
+	}
+	if err != nil {
 		fmt.Fprintf(ios.ErrOut, "logsleuth: --memprofile: %v\n", err)
 	}
 	if err := f.Close(); err != nil {

@@ -52,6 +52,7 @@ func stateRun(ios *IOStreams, opts *stateOptions, args []string) error {
 		yb.Observe(e)
 		es.Observe(e)
 	})
+	heapRead()
 	yb.Finish()
 	es.Finish()
 	if err := checkFilters(ios, &opts.readOptions, stats.seen, opts.Strict); err != nil {
