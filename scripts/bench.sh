@@ -73,6 +73,7 @@ run() {
 }
 
 printf '%s, %d cores\n' "$(go version | cut -d' ' -f3)" "$(nproc)"
+command -v rg > /dev/null || echo "bench: rg not found, so no rg/ls column (Debian: apt-get install ripgrep)" >&2
 printf '%-13s %9s %10s %8s %9s %9s %9s %8s %9s' input MiB logsleuth CPU-s MB/s grep/ls grepCPU/ls RSS-MiB events
 command -v rg > /dev/null && printf ' %7s' rg/ls
 [ -n "${BASE:-}" ] && printf ' %9s %8s %8s' base base/ls baseRSS
