@@ -53,10 +53,128 @@ var (
 // the page then says so, with the counts of what the logs held.
 func bound(m *Model, sampled bool) {
 	lanes := budgetLanes(m)
+	bands := sampleBands(m)
 	items := sampleItems(m, sampled)
-	if lanes || items {
+	if lanes || bands || items {
 		compactLines(m)
 	}
+}
+
+// maxBands is the bands (terms, leases, configs, bootstraps, recoveries)
+// the page draws: half its item budget. A Raft-heavy log holds a term
+// band per replica per election, and leases with them: 256 MiB of such
+// a log held 244,000 bands, a 140 MB page, all of them in lanes that
+// hold a finding.
+func maxBands() int { return maxItems / 2 }
+
+// minBands is how many bands a lane keeps however many lanes share the
+// budget.
+const minBands = 4
+
+// sampleBands applies maxBands to the lanes drawn: past it, each lane
+// over its share keeps its share, evenly in time on each row, with the
+// first and last band of each row, its open bands and every band citing
+// a finding's evidence. It reports whether it dropped any.
+func sampleBands(m *Model) bool {
+	var counts []int
+	total := 0
+	for _, p := range m.Panes {
+		for _, g := range p.Groups {
+			for _, l := range g.Lanes {
+				counts = append(counts, len(l.Bands))
+				total += len(l.Bands)
+			}
+		}
+	}
+	if total <= maxBands() {
+		return false
+	}
+	level := fairLevel(counts, maxBands(), minBands)
+	cited := citedLines(m)
+	kept := 0
+	for _, p := range m.Panes {
+		for _, g := range p.Groups {
+			for _, l := range g.Lanes {
+				if n := len(l.Bands); n > level {
+					l.Bands = sampleRows(l.Bands, float64(level)/float64(n), cited)
+					l.dropBands += n - len(l.Bands)
+				}
+				kept += len(l.Bands)
+			}
+		}
+	}
+	if kept == total {
+		return false
+	}
+	m.Notes = append(m.Notes, fmt.Sprintf("the lanes drawn hold more bands (terms, leases, configs, bootstraps, recoveries) than the page can draw: %d of their %d bands are shown, sampled evenly per lane and row, so a gap in a row is bands left out; every band citing a finding's evidence is kept", kept, total))
+	return true
+}
+
+// sampleRows keeps about frac of the bands on each row, evenly, the
+// first and last of each row, the open ones and every one citing a line
+// in cited, in their order.
+func sampleRows(bs []Band, frac float64, cited map[int]bool) []Band {
+	rows := map[int][]int{} // row -> indices into bs
+	for i, b := range bs {
+		rows[b.Row] = append(rows[b.Row], i)
+	}
+	keep := make([]bool, len(bs))
+	step := 1 / frac
+	for _, ix := range rows {
+		next := 0.0
+		for j, i := range ix {
+			k := float64(j) >= next || j == len(ix)-1 || bs[i].Open
+			if float64(j) >= next {
+				next += step
+			}
+			for _, e := range bs[i].Ev {
+				k = k || cited[e]
+			}
+			keep[i] = k
+		}
+	}
+	out := bs[:0:0]
+	for i, b := range bs {
+		if keep[i] {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// fairLevel is the most items each of the holders of counts may keep for
+// all to fit target, and at least floor.
+func fairLevel(counts []int, target, floor int) int {
+	under, hi := 0, 1
+	var over []int
+	for _, c := range counts {
+		if c > floor {
+			over = append(over, c)
+			hi = max(hi, c)
+		} else {
+			under += c
+		}
+	}
+	fits := func(l int) bool {
+		n := under
+		for _, c := range over {
+			n += min(c, l)
+		}
+		return n <= target
+	}
+	lo := floor
+	if !fits(lo) {
+		return lo
+	}
+	for lo < hi { // the largest level that fits
+		mid := lo + (hi-lo+1)/2
+		if fits(mid) {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
 }
 
 // countItems is the marks and series points of the lanes in m.
@@ -398,7 +516,7 @@ func lineBytes(m *Model, evs []int) int {
 // add counts lane l into s.
 func (s *Summary) add(l *Lane) {
 	s.Lanes++
-	s.Bands += len(l.Bands)
+	s.Bands += len(l.Bands) + l.dropBands
 	s.Marks += len(l.Marks) + l.dropMarks
 	s.Points += l.dropPts
 	see := func(t int64) {

@@ -2,6 +2,7 @@ package timeline_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"regexp"
 	"strconv"
@@ -266,5 +267,85 @@ func BenchmarkWriteManyLanes(b *testing.B) {
 			}
 			b.ReportMetric(float64(n), "page-bytes")
 		})
+	}
+}
+
+// bandKey names a band across two builds of the same events.
+type bandKey struct {
+	lane, kind, text string
+	row              int
+	from, to         int64
+}
+
+// pageBands is the bands of every lane of m, and those citing a line a
+// finding cites.
+func pageBands(m *timeline.Model) (all, cited map[bandKey]bool) {
+	evidence := map[int]bool{}
+	for _, f := range m.Findings {
+		for _, e := range f.Ev {
+			evidence[e] = true
+		}
+	}
+	all, cited = map[bandKey]bool{}, map[bandKey]bool{}
+	for _, p := range m.Panes {
+		for _, g := range p.Groups {
+			for _, l := range g.Lanes {
+				for _, b := range l.Bands {
+					k := bandKey{l.Title + "/" + l.Sub, b.Kind, b.Text, b.Row, b.From, b.To}
+					all[k] = true
+					for _, e := range b.Ev {
+						if evidence[e] {
+							cited[k] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	return all, cited
+}
+
+// A Raft-heavy log holds a term band per replica per election, and
+// leases with them: the page draws a share of each lane's bands, says how
+// many of how many, and keeps every band citing a finding's evidence.
+func TestBandsAreBounded(t *testing.T) {
+	events, rep, _ := synthRun(t, synth.Options{System: "yb", Size: 4 << 20, Seed: 5, Peers: 3, Tablets: 20, RaftShare: 0.5, Incidents: 2})
+	defer timeline.SetBudget(1<<40, 1<<30)() // every lane drawn
+	restore := timeline.SetMaxItems(1 << 40)
+	full := timeline.Build(events, rep)
+	restore()
+	defer timeline.SetMaxItems(2000)() // 1000 bands
+	m := timeline.Build(events, rep)
+
+	fullBands, fullCited := pageBands(full)
+	bands, _ := pageBands(m)
+	lanes := 0
+	for _, p := range m.Panes {
+		for _, g := range p.Groups {
+			lanes += len(g.Lanes)
+		}
+	}
+	t.Logf("%d lanes, %d bands unbounded, %d drawn, %d citing a finding", lanes, len(fullBands), len(bands), len(fullCited))
+	if len(fullBands) < 3000 {
+		t.Fatalf("the log holds only %d bands: too few to test the budget", len(fullBands))
+	}
+	// A lane keeps its share and, past it, the first and last band of
+	// each of its rows, its open bands and the cited ones.
+	if max := 1000 + 3*4*lanes + len(fullCited); len(bands) > max {
+		t.Errorf("%d bands drawn, want at most %d", len(bands), max)
+	}
+	for k := range bands {
+		if !fullBands[k] {
+			t.Errorf("band %+v drawn, not in the unbounded page", k)
+		}
+	}
+	for k := range fullCited {
+		if !bands[k] {
+			t.Errorf("band %+v cites a finding's evidence and is not drawn", k)
+		}
+	}
+	want := fmt.Sprintf("%d of their %d bands are shown", len(bands), len(fullBands))
+	if notes := strings.Join(m.Notes, ";"); !strings.Contains(notes, want) {
+		t.Errorf("notes %q do not say %q", notes, want)
 	}
 }

@@ -122,8 +122,10 @@ type Lane struct {
 	tags               []markTag
 	series             []*Series
 	dropMarks, dropPts int
-	dropLo, dropHi     int64
-	dropHas            bool
+	// dropBands is how many bands the page's budget left out.
+	dropBands      int
+	dropLo, dropHi int64
+	dropHas        bool
 }
 
 // The fixed rows of a wall-time lane, top to bottom.

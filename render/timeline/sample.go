@@ -212,38 +212,11 @@ func (b *builder) thin() {
 // level is the most items a sampler may hold for all to fit target, and
 // at least minKept.
 func (s *sampling) level(target int) int {
-	var over []int
-	under := 0
-	for _, x := range s.all {
-		if x.kept > minKept {
-			over = append(over, x.kept)
-		} else {
-			under += x.kept
-		}
+	counts := make([]int, len(s.all))
+	for i, x := range s.all {
+		counts[i] = x.kept
 	}
-	fits := func(l int) bool {
-		n := under
-		for _, c := range over {
-			n += min(c, l)
-		}
-		return n <= target
-	}
-	lo, hi := minKept, 1
-	for _, c := range over {
-		hi = max(hi, c)
-	}
-	if !fits(lo) {
-		return lo
-	}
-	for lo < hi { // the largest level that fits
-		mid := lo + (hi-lo+1)/2
-		if fits(mid) {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	return lo
+	return fairLevel(counts, target, minKept)
 }
 
 // thinMarks drops lane l's marks off their sampler's stride.
