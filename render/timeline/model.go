@@ -122,10 +122,12 @@ type Lane struct {
 	tags               []markTag
 	series             []*Series
 	dropMarks, dropPts int
-	// dropBands is how many bands the page's budget left out.
-	dropBands      int
-	dropLo, dropHi int64
-	dropHas        bool
+	// dropBands is how many bands the builder's sampling and the page's
+	// budget left out; bandSeq is the bands numbered so far, bandStep the
+	// stride of those the builder keeps (0 before it thinned any).
+	dropBands, bandSeq, bandStep int
+	dropLo, dropHi               int64
+	dropHas                      bool
 }
 
 // The fixed rows of a wall-time lane, top to bottom.
@@ -147,6 +149,10 @@ type Band struct {
 	// rather than to a line that ended it.
 	Open bool  `json:"o,omitempty"`
 	Ev   []int `json:"e,omitempty"`
+
+	// seq is the band's arrival number in its lane, from 1, given by the
+	// builder's band sampling (0 until then).
+	seq int
 }
 
 // Mark is a point: an op, a vote, an election, a revocation, an assertion.

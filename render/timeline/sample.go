@@ -266,6 +266,7 @@ func (b *builder) compactIfDue() {
 	if n < s.linesDue && p < s.placesDue {
 		return
 	}
+	b.thinBands()
 	b.compact()
 	s.linesDue = max(2*len(b.m.Lines), 1<<12)
 	s.placesDue = max(2*len(b.places), 1<<12)
@@ -385,4 +386,81 @@ func (ix *timeIndex) lookup(line int) (int64, bool) {
 		return 0, false
 	}
 	return ix.at[i], true
+}
+
+// thinBands bounds the bands the builder holds as the marks are: once the
+// lanes hold more than twice the page's band budget, the lanes over their
+// share double their stride and drop the closed bands off it that the
+// builder no longer writes to. Which bands a finding will cite is not
+// known yet; a finding whose evidence lost its band gets a mark drawn,
+// as one whose mark was sampled away does.
+func (b *builder) thinBands() {
+	var lanes []*Lane
+	var counts []int
+	total := 0
+	for _, p := range []*paneB{b.wall, b.ht} {
+		for _, l := range p.lanes {
+			lanes = append(lanes, l)
+			counts = append(counts, len(l.Bands))
+			total += len(l.Bands)
+		}
+	}
+	if total <= 2*maxBands() {
+		return
+	}
+	level := fairLevel(counts, maxBands(), minBands)
+	over := map[*Lane]bool{}
+	for _, l := range lanes {
+		if len(l.Bands) > level {
+			over[l] = true
+		}
+	}
+	// The bands the builder still indexes stay, and are renumbered.
+	held := map[*Lane]map[int]bool{}
+	refs := func(f func(*Lane, *int)) {
+		b.yb.bandRefs(f)
+		b.es.bandRefs(f)
+	}
+	refs(func(l *Lane, i *int) {
+		if over[l] && *i >= 0 {
+			if held[l] == nil {
+				held[l] = map[int]bool{}
+			}
+			held[l][*i] = true
+		}
+	})
+	remaps := map[*Lane][]int{}
+	for l := range over {
+		for i := range l.Bands {
+			if l.Bands[i].seq == 0 {
+				l.bandSeq++
+				l.Bands[i].seq = l.bandSeq
+			}
+		}
+		l.bandStep = max(2*l.bandStep, 2)
+		remap := make([]int, len(l.Bands))
+		kept := l.Bands[:0]
+		for i, bd := range l.Bands {
+			remap[i] = len(kept)
+			if bd.Open || held[l][i] || (bd.seq-1)%l.bandStep == 0 {
+				kept = append(kept, bd)
+				continue
+			}
+			remap[i] = -1
+			l.dropBands++
+			if bd.From != unknownStart {
+				l.dropped(bd.From)
+			}
+			l.dropped(bd.To)
+		}
+		clear(l.Bands[len(kept):])
+		l.Bands = kept
+		remaps[l] = remap
+	}
+	refs(func(l *Lane, i *int) {
+		if r := remaps[l]; r != nil && *i >= 0 && *i < len(r) {
+			*i = r[*i]
+		}
+	})
+	b.smp.thinned = true
 }

@@ -819,3 +819,19 @@ func configText(c yb.RaftConfig) string {
 	}
 	return "[" + strings.Join(parts, " ") + "]"
 }
+
+// bandRefs calls f with every band index the builder holds, and the lane
+// it indexes, so the band sampling can renumber them.
+func (y *ybBuilder) bandRefs(f func(*Lane, *int)) {
+	for _, p := range y.peers {
+		for _, i := range []*int{&p.role, &p.rbs, &p.lastRBS, &p.pending} {
+			f(p.wall, i)
+		}
+	}
+	for _, t := range y.tablets {
+		for id, m := range t.members {
+			f(m.peer.wall, &m.band)
+			t.members[id] = m
+		}
+	}
+}
