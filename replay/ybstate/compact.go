@@ -127,6 +127,12 @@ func (t *TabletRaft) latest() time.Time {
 // leaders and real votes of the terms from voteCut (at most cut) stay.
 func (t *TabletRaft) compactBelow(cut, voteCut, live int64, keep map[int64]bool) {
 	c := &t.Compacted
+	// A tablet without its rare part compacts a stand-in, left behind.
+	var none tabletRare
+	x := t.x
+	if x == nil {
+		x = &none
+	}
 	c.Below = cut
 	for _, l := range t.Leases {
 		if l.Term >= 0 && l.Term < cut && l.EndMicros() >= live {
@@ -140,9 +146,9 @@ func (t *TabletRaft) compactBelow(cut, voteCut, live int64, keep map[int64]bool)
 		}
 		return false
 	})
-	nv := len(t.votes)
-	t.votes = slices.DeleteFunc(t.votes, func(v VoteRec) bool { return v.Term < voteCut })
-	c.Votes += nv - len(t.votes)
+	nv := len(x.votes)
+	x.votes = slices.DeleteFunc(x.votes, func(v VoteRec) bool { return v.Term < voteCut })
+	c.Votes += nv - len(x.votes)
 	// The leaders and votes kept below cut are there for a second leader
 	// or vote in their term, which the finding cites by position: their
 	// lines' text goes, as the line of each would hold the log's memory
@@ -156,9 +162,9 @@ func (t *TabletRaft) compactBelow(cut, voteCut, live int64, keep map[int64]bool)
 			l.Since.Text, l.EndFrom.Text = "", ""
 		}
 	}
-	for i := range t.votes {
-		if t.votes[i].Term < cut && !keep[t.votes[i].Term] {
-			t.votes[i].From.Text = ""
+	for i := range x.votes {
+		if x.votes[i].Term < cut && !keep[x.votes[i].Term] {
+			x.votes[i].From.Text = ""
 		}
 	}
 	n := len(t.noOps)
@@ -176,16 +182,16 @@ func (t *TabletRaft) compactBelow(cut, voteCut, live int64, keep map[int64]bool)
 	}
 	clear(t.Leases[len(kept):])
 	t.Leases = kept
-	for k, i := range t.waits {
+	for k, i := range x.waits {
 		if j, ok := remap[i]; ok {
-			t.waits[k] = j
+			x.waits[k] = j
 		} else {
-			delete(t.waits, k)
+			delete(x.waits, k)
 		}
 	}
-	for k := range t.waitRow {
+	for k := range x.waitRow {
 		if k.term < cut && !keep[k.term] {
-			delete(t.waitRow, k)
+			delete(x.waitRow, k)
 		}
 	}
 	rv := t.Revocations[:0]
@@ -217,14 +223,14 @@ func (t *TabletRaft) compactBelow(cut, voteCut, live int64, keep map[int64]bool)
 			p.lastAttempt = -1
 		}
 	}
-	open := t.masterOpen[:0]
-	for _, l := range t.masterOpen {
+	open := x.masterOpen[:0]
+	for _, l := range x.masterOpen {
 		if l.Term >= cut {
 			open = append(open, l)
 		}
 	}
-	clear(t.masterOpen[len(open):])
-	t.masterOpen = open
+	clear(x.masterOpen[len(open):])
+	x.masterOpen = open
 }
 
 // dropTerms drops tablet's writes and dump leases of the terms below cut,

@@ -55,9 +55,6 @@ type TabletRaft struct {
 	// led holds, per term that had a leader, ascending, every peer that
 	// acted as its leader, in the order they first did.
 	led []termLeaders
-	// votes holds the real (binding) votes granted, in timeline order, one
-	// per voter, term and candidate.
-	votes []VoteRec
 	// Leases are the lease expiries the Raft lines printed, in timeline
 	// order. MVCC dump leases stay in State.Leases.
 	Leases      []LeaseFact
@@ -77,8 +74,23 @@ type TabletRaft struct {
 	// not its text.
 	Rows    []Row
 	Dropped int
-	budget  *rowBudget
-	raft    *Raft
+	// raft is the view t belongs to (nil for a stand-in): its rows are
+	// the budget all tablets share.
+	raft *Raft
+	// x holds what most tablets never need, made on first use (more): a
+	// node can host a million tablets that log a line each, and these
+	// fields kept TabletRaft a size class up.
+	x *tabletRare
+	// Compacted counts the history compaction dropped (Compaction).
+	Compacted   Compacted
+	compactInit bool
+}
+
+// tabletRare is the part of a TabletRaft most tablets never need.
+type tabletRare struct {
+	// votes holds the real (binding) votes granted, in timeline order, one
+	// per voter, term and candidate.
+	votes []VoteRec
 	// waits indexes Leases by waiting peer and term and the leader waited
 	// on; waitRow marks the waits already shown in Rows.
 	waits   map[waitKey]int
@@ -86,9 +98,26 @@ type TabletRaft struct {
 	// masterOpen holds the leaderships known only from reports to the
 	// master that no line has ended yet.
 	masterOpen []*Leadership
-	// Compacted counts the history compaction dropped (Compaction).
-	Compacted   Compacted
-	compactInit bool
+}
+
+// noRare is what rare returns for a tablet without its rare part: read
+// it, never write it.
+var noRare tabletRare
+
+// rare is t's rare part for reading.
+func (t *TabletRaft) rare() *tabletRare {
+	if t.x == nil {
+		return &noRare
+	}
+	return t.x
+}
+
+// more is t's rare part for writing, made on first use.
+func (t *TabletRaft) more() *tabletRare {
+	if t.x == nil {
+		t.x = &tabletRare{}
+	}
+	return t.x
 }
 
 // termLeaders is the leaders of one term: lastLed and previousLeader
@@ -163,11 +192,13 @@ type Leadership struct {
 	Term  int64
 	Since From
 	At    time.Time
+	// Timed sits by Ended: two bools apart took Leadership a size class
+	// up, and a node hosting a million tablets holds one each.
 	Timed bool
+	Ended bool
 	// By says whose word Since is when it is not a peer's log: "master"
 	// for the master's reading of a tablet report.
-	By    string
-	Ended bool
+	By string
 	// EndAt and EndFrom are the line that showed it gave up; EndBy is
 	// "master" when that line is the master's (a step-down it asked for
 	// and heard back about), which the peer's own later lines outweigh.
@@ -332,7 +363,7 @@ func (r *Raft) tablet(t string) *TabletRaft {
 	if tr == nil {
 		// The maps a tablet may never need are made on first use: a
 		// node can host a million tablets that log a line each.
-		tr = &TabletRaft{Tablet: t, budget: r.rows, raft: r}
+		tr = &TabletRaft{Tablet: t, raft: r}
 		r.tablets[t] = tr
 	}
 	return tr
@@ -420,7 +451,7 @@ func (t *TabletRaft) Leadership(peer string, term int64) *Leadership {
 // Votes returns the real votes granted in term, by voter then order.
 func (t *TabletRaft) Votes(term int64) []VoteRec {
 	var out []VoteRec
-	for _, v := range t.votes {
+	for _, v := range t.rare().votes {
 		if v.Term == term {
 			out = append(out, v)
 		}
@@ -432,7 +463,7 @@ func (t *TabletRaft) Votes(term int64) []VoteRec {
 // votesOf returns voter's real votes in term, in timeline order.
 func (t *TabletRaft) votesOf(voter string, term int64) []VoteRec {
 	var out []VoteRec
-	for _, v := range t.votes {
+	for _, v := range t.rare().votes {
 		if v.Term == term && v.Voter == voter {
 			out = append(out, v)
 		}
@@ -589,7 +620,8 @@ func (r *Raft) Apply(e yb.Event) Step {
 			}
 			st.Vote, st.Earlier = &v, earlier
 			if !dup {
-				t.votes = append(t.votes, v)
+				x := t.more()
+				x.votes = append(x.votes, v)
 			}
 			t.row(at, timed, p.Peer, ev.Term, "vote", func() string { return fmt.Sprintf("votes for %s in term %d", ev.Candidate, ev.Term) }, from)
 		} else if ev.Granted {
@@ -686,24 +718,26 @@ func (r *Raft) Apply(e yb.Event) Step {
 				f := LeaseFact{Holder: prev.Peer, Term: prev.Term, Kind: WallLeaseKind,
 					Until: at.Add(time.Duration(ev.Remaining.Millis) * time.Millisecond), Seen: p.Peer, How: "waited on", From: from, At: at}
 				key := waitKey{p.Peer, p.Term, prev.Peer, prev.Term}
-				if i, ok := t.waits[key]; ok {
+				if i, ok := t.rare().waits[key]; ok {
 					if f.Until.After(t.Leases[i].Until) {
 						t.Leases[i] = f
 					}
 				} else {
-					if t.waits == nil {
-						t.waits = map[waitKey]int{}
+					x := t.more()
+					if x.waits == nil {
+						x.waits = map[waitKey]int{}
 					}
-					t.waits[key] = len(t.Leases)
+					x.waits[key] = len(t.Leases)
 					t.Leases = append(t.Leases, f)
 				}
 			}
 		}
-		if wk := (waitKey{p.Peer, p.Term, "", -1}); !t.waitRow[wk] {
-			if t.waitRow == nil {
-				t.waitRow = map[waitKey]bool{}
+		if wk := (waitKey{p.Peer, p.Term, "", -1}); !t.rare().waitRow[wk] {
+			x := t.more()
+			if x.waitRow == nil {
+				x.waitRow = map[waitKey]bool{}
 			}
-			t.waitRow[wk] = true
+			x.waitRow[wk] = true
 			t.row(at, timed, p.Peer, p.Term, "lease wait", func() string {
 				if ev.HasRemaining {
 					return fmt.Sprintf("waits: previous leader's lease may run %s more", ev.Remaining)
@@ -866,14 +900,18 @@ func (t *TabletRaft) termsBelow(term int64) int {
 // only for a row kept: most rows of a long log are not, and formatting
 // each one cost more than the fold itself.
 func (t *TabletRaft) row(at time.Time, timed bool, peer string, term int64, what string, detail func() string, from From) {
-	if len(t.Rows) >= maxTabletRows || t.budget == nil || t.budget.left <= 0 {
+	var budget *rowBudget
+	if t.raft != nil {
+		budget = t.raft.rows
+	}
+	if len(t.Rows) >= maxTabletRows || budget == nil || budget.left <= 0 {
 		t.Dropped++
-		if t.budget != nil {
-			t.budget.dropped++
+		if budget != nil {
+			budget.dropped++
 		}
 		return
 	}
-	t.budget.left--
+	budget.left--
 	t.Rows = append(t.Rows, Row{At: at, Timed: timed, Peer: peer, Term: term, What: what, Detail: detail(), From: From{Pos: from.Pos}})
 }
 

@@ -186,7 +186,7 @@ func (r *Raft) Timeline(w io.Writer, tablet string, dump []*Lease) {
 
 	terms := t.Terms()
 	voted := map[int64]bool{}
-	for _, v := range t.votes {
+	for _, v := range t.rare().votes {
 		if !voted[v.Term] && len(t.Leaders(v.Term)) == 0 {
 			terms = append(terms, v.Term)
 		}

@@ -52,7 +52,8 @@ func (r *Raft) report(ev *yb.TabletReport, st Step) Step {
 	t.lead(ev.LeaderUUID, ev.Term, m.Time, m.Timed, from, &st, before)
 	if l := t.Leadership(ev.LeaderUUID, ev.Term); l != nil {
 		l.By = masterWord
-		t.masterOpen = append(t.masterOpen, l)
+		x := t.more()
+		x.masterOpen = append(x.masterOpen, l)
 		if n := len(t.Rows); n > 0 && t.Rows[n-1].From.Pos == from.Pos {
 			t.Rows[n-1].Detail += " (as a report to the master says)"
 		}
@@ -65,13 +66,14 @@ func (r *Raft) report(ev *yb.TabletReport, st Step) Step {
 // master knows, that leader's term is over. It is the master's word, as
 // the leadership was; the leader's own later lines outweigh it (claim).
 func (t *TabletRaft) reportedTerm(ev *yb.TabletReport) {
-	if len(t.masterOpen) == 0 {
+	if len(t.rare().masterOpen) == 0 {
 		return
 	}
+	x := t.x
 	m := ev.Info()
 	from := fromEvent(ev)
-	kept := t.masterOpen[:0]
-	for _, l := range t.masterOpen {
+	kept := x.masterOpen[:0]
+	for _, l := range x.masterOpen {
 		switch {
 		case l.Ended:
 		case l.Term < ev.Term:
@@ -85,8 +87,8 @@ func (t *TabletRaft) reportedTerm(ev *yb.TabletReport) {
 			kept = append(kept, l)
 		}
 	}
-	clear(t.masterOpen[len(kept):])
-	t.masterOpen = kept
+	clear(x.masterOpen[len(kept):])
+	x.masterOpen = kept
 }
 
 // masterStepDown folds the master's step-down task (async_rpc_tasks.cc

@@ -2,6 +2,7 @@ package ybstate
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/logsleuth/logsleuth/grammar/ybval"
@@ -420,7 +421,7 @@ func (s *State) ApplyItem(r *Replica, from From, it yb.Item) {
 		}
 	case yb.Replicated:
 		if i := m.Find(it.HT, it.Op, it.HasOp); i >= 0 {
-			m.Queue = append(m.Queue[:i:i], m.Queue[i+1:]...)
+			m.unqueue(i)
 		}
 		if it.HT.Valid() {
 			m.LastReplicated = HT{HT: it.HT, Set: true, From: from}
@@ -430,7 +431,7 @@ func (s *State) ApplyItem(r *Replica, from From, it yb.Item) {
 		}
 	case yb.Aborted:
 		if i := m.Find(it.HT, it.Op, it.HasOp); i >= 0 {
-			m.Queue = append(m.Queue[:i:i], m.Queue[i+1:]...)
+			m.unqueue(i)
 		}
 	case yb.SafeTime:
 		s.takeLease(r, from, it)
@@ -449,11 +450,20 @@ func (s *State) takeLease(r *Replica, from From, it yb.Item) {
 	if !it.HasLease || !it.Lease.Lease.Valid() || it.Lease.Lease.IsMin() {
 		return
 	}
-	l := &Lease{Term: r.LeaseTerm(), Holder: r.Peer, Taken: it.Lease.Time, Expiry: it.Lease.Lease, From: from}
-	if m := r.Mvcc(); m.HTLease == nil || l.Expiry.Compare(m.HTLease.Expiry) >= 0 || l.Term != m.HTLease.Term {
-		m.HTLease = l
+	// Most entries repeat the lease the replica already holds: the Lease
+	// is made only when the replica or its tablet keeps it.
+	term, expiry := r.LeaseTerm(), it.Lease.Lease
+	var l *Lease
+	mk := func() *Lease {
+		if l == nil {
+			l = &Lease{Term: term, Holder: r.Peer, Taken: it.Lease.Time, Expiry: expiry, From: from}
+		}
+		return l
 	}
-	if l.Term < 0 {
+	if m := r.Mvcc(); m.HTLease == nil || expiry.Compare(m.HTLease.Expiry) >= 0 || term != m.HTLease.Term {
+		m.HTLease = mk()
+	}
+	if term < 0 {
 		return
 	}
 	byTerm := s.leases[r.Tablet]
@@ -461,9 +471,20 @@ func (s *State) takeLease(r *Replica, from From, it yb.Item) {
 		byTerm = map[int64]*Lease{}
 		s.leases[r.Tablet] = byTerm
 	}
-	if old := byTerm[l.Term]; old == nil || l.Expiry.Compare(old.Expiry) > 0 {
-		byTerm[l.Term] = l
+	if old := byTerm[term]; old == nil || expiry.Compare(old.Expiry) > 0 {
+		byTerm[term] = mk()
 	}
+}
+
+// unqueue removes the i-th queued op in place (no one else holds the
+// queue): the front, the usual one, by reslicing.
+func (m *Mvcc) unqueue(i int) {
+	if i == 0 {
+		m.Queue[0] = Pending{}
+		m.Queue = m.Queue[1:]
+		return
+	}
+	m.Queue = slices.Delete(m.Queue, i, i+1)
 }
 
 // Find returns the index of the queued op matching ht (and op id when

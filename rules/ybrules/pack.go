@@ -35,8 +35,8 @@ type Pack struct {
 	// lease, the election runs still open, the lease-overlap findings
 	// still to be matched with a NO_OP, and the keys those rules have
 	// reported (judging a tablet again finds them again).
-	revoked    map[string]int
-	pastDone   map[string]bool
+	revoked    map[revokedKey]int
+	pastDone   map[pastKey]bool
 	stormMemo  map[string]*stormCarry
 	overlaps   map[string][]int
 	judging    bool
@@ -64,7 +64,7 @@ type onceKey struct {
 // New returns a pack with empty state.
 func New() *Pack {
 	p := &Pack{st: ybstate.New(), once: map[onceKey]int{},
-		revoked: map[string]int{}, pastDone: map[string]bool{}, stormMemo: map[string]*stormCarry{},
+		revoked: map[revokedKey]int{}, pastDone: map[pastKey]bool{}, stormMemo: map[string]*stormCarry{},
 		overlaps: map[string][]int{}, judgedKeys: map[onceKey]bool{}}
 	p.KeepTerms(DefaultKeepTerms)
 	return p

@@ -179,8 +179,10 @@ func (p *Pack) judgeOld(t *ybstate.TabletRaft, cut int64) {
 func (p *Pack) judgeTablet(t *ybstate.TabletRaft, cut int64) {
 	p.judging = true
 	defer func() { p.judging = false }()
-	p.earlyRevocations(t)
-	p.replicatedPast(t)
+	// Both rules read the same leases, and neither changes them.
+	leases := p.leasesOf(t)
+	p.earlyRevocations(t, leases)
+	p.replicatedPast(t, leases)
 	p.storms(t, cut)
 	p.writeOverlaps(t)
 	p.noteNoOps(t)
@@ -262,7 +264,8 @@ func (p *Pack) leasesOf(t *ybstate.TabletRaft) []heldLease {
 }
 
 func (p *Pack) leaseList(t *ybstate.TabletRaft) []heldLease {
-	var out []heldLease
+	dump := p.st.Leases(t.Tablet)
+	out := make([]heldLease, 0, len(t.Leases)+len(dump))
 	for _, l := range t.Leases {
 		if l.Holder == "" || l.Term < 0 {
 			continue
@@ -275,7 +278,7 @@ func (p *Pack) leaseList(t *ybstate.TabletRaft) []heldLease {
 		}
 		out = append(out, h)
 	}
-	for _, l := range p.st.Leases(t.Tablet) {
+	for _, l := range dump {
 		if l.Holder == "" || l.Term < 0 || !l.Expiry.Point() {
 			continue
 		}
@@ -291,8 +294,7 @@ func (p *Pack) leaseList(t *ybstate.TabletRaft) []heldLease {
 // earlyRevocations flags revocations made while an earlier leader other
 // than the revoker still held a lease, as a log other than the revoker's
 // shows.
-func (p *Pack) earlyRevocations(t *ybstate.TabletRaft) {
-	leases := p.leasesOf(t)
+func (p *Pack) earlyRevocations(t *ybstate.TabletRaft, leases []heldLease) {
 	reported := p.revoked
 	for i := range t.Revocations {
 		rv := &t.Revocations[i]
@@ -333,7 +335,7 @@ func (p *Pack) earlyRevocations(t *ybstate.TabletRaft) {
 		if best == nil {
 			continue
 		}
-		key := fmt.Sprintf("%s|%d|%s|%d", rv.By, rv.ByTerm, best.holder, best.term)
+		key := revokedKey{rv.By, rv.ByTerm, best.holder, best.term}
 		if k, ok := reported[key]; ok {
 			p.findings[k].Evidence = appendNew(p.findings[k].Evidence, cite(rv.From))
 			continue
@@ -385,6 +387,21 @@ func (p *Pack) earlyRevocations(t *ybstate.TabletRaft) {
 			reported[key] = n
 		}
 	}
+}
+
+// revokedKey is a revoker's term and the lease an early revocation cut
+// short: one finding each.
+type revokedKey struct {
+	by     string
+	byTerm int64
+	holder string
+	term   int64
+}
+
+// pastKey is a leader's term whose own lease replicatedPast flagged.
+type pastKey struct {
+	holder string
+	term   int64
 }
 
 // better orders the leases a revocation cut short: an ht lease first (it

@@ -18,8 +18,7 @@ import (
 // when it gives up, or an MVCC dump's ht_lease. It had that lease at the
 // latest when it stopped leading (or when the line printed it), and that
 // moment must fall inside the earlier lease with its holder still leading.
-func (p *Pack) replicatedPast(t *ybstate.TabletRaft) {
-	leases := p.leasesOf(t)
+func (p *Pack) replicatedPast(t *ybstate.TabletRaft, leases []heldLease) {
 	done := p.pastDone
 	// Ht leases first: the finding then cites the lease that binds writes.
 	order := make([]int, 0, len(leases))
@@ -66,7 +65,7 @@ func (p *Pack) replicatedPast(t *ybstate.TabletRaft) {
 		if best == nil {
 			continue
 		}
-		key := fmt.Sprintf("%s|%d", own.holder, own.term)
+		key := pastKey{own.holder, own.term}
 		if done[key] {
 			continue
 		}

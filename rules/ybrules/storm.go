@@ -24,18 +24,24 @@ func (p *Pack) storms(t *ybstate.TabletRaft, cut int64) {
 	if memo == nil {
 		memo = &stormCarry{}
 	}
-	timed := append([]ybstate.Attempt(nil), memo.attempts...)
+	timed := make([]ybstate.Attempt, len(memo.attempts), len(memo.attempts)+len(t.Attempts))
+	copy(timed, memo.attempts)
 	for _, a := range t.Attempts {
 		if a.Timed && a.At.After(memo.closed) {
 			timed = append(timed, a)
 		}
 	}
-	sort.SliceStable(timed, func(i, j int) bool { return timed[i].At.Before(timed[j].At) })
+	// The attempts are mostly in time order already: a stable sort of a
+	// sorted slice leaves it as it is, so the check alone does.
+	if !slices.IsSortedFunc(timed, func(a, b ybstate.Attempt) int { return a.At.Compare(b.At) }) {
+		sort.SliceStable(timed, func(i, j int) bool { return timed[i].At.Before(timed[j].At) })
+	}
 	// Leaders by term and peer: a term compaction kept (its lease still
 	// ran) is both carried and still held. Those the summary already
 	// counted are left out.
-	var elected []leaderAt
-	for _, term := range t.Terms() {
+	terms := t.Terms()
+	elected := make([]leaderAt, 0, len(terms)+len(memo.leaders))
+	for _, term := range terms {
 		for _, l := range t.Leaders(term) {
 			if l.Timed && !slices.Contains(memo.counted, leaderKey{term, l.Peer}) {
 				elected = append(elected, leaderAt{leaderKey{term, l.Peer}, l.At})

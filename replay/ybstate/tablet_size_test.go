@@ -1,0 +1,41 @@
+package ybstate
+
+import (
+	"testing"
+	"unsafe"
+
+	"github.com/logsleuth/logsleuth/grammar/ybval"
+	"github.com/logsleuth/logsleuth/parse"
+	"github.com/logsleuth/logsleuth/parse/yb"
+)
+
+// TestTabletSizes keeps the per-tablet structs of a node hosting a
+// million tablets within the allocator size classes they were cut to:
+// a field added in the wrong place costs 16-64 bytes per tablet.
+func TestTabletSizes(t *testing.T) {
+	if n := unsafe.Sizeof(TabletRaft{}); n > 320 {
+		t.Errorf("TabletRaft is %d bytes, over the 320-byte size class", n)
+	}
+	if n := unsafe.Sizeof(Leadership{}); n > 208 {
+		t.Errorf("Leadership is %d bytes, over the 208-byte size class", n)
+	}
+}
+
+// TestOneLineTabletHasNoRarePart checks that a tablet that only logs a
+// NO_OP does not make the part of TabletRaft most tablets never need,
+// while a vote does.
+func TestOneLineTabletHasNoRarePart(t *testing.T) {
+	r := NewRaft()
+	r.Apply(&yb.NoOp{Base: yb.Base{Meta: parse.Meta{Pos: parse.Pos{Source: "a", Line: 1}}, Replica: yb.Replica{Tablet: "t1", Peer: "p1", Term: 2, Role: "LEADER"}}, Op: ybval.OpID{Term: 2, Index: 1}})
+	tr := r.Tablet("t1")
+	if tr == nil || tr.x != nil {
+		t.Fatalf("tablet %v: want it held without its rare part", tr)
+	}
+	if len(tr.Leaders(2)) != 1 {
+		t.Fatalf("leaders of term 2: %v", tr.Leaders(2))
+	}
+	r.Apply(&yb.Vote{Base: yb.Base{Meta: parse.Meta{Pos: parse.Pos{Source: "a", Line: 2}}, Replica: yb.Replica{Tablet: "t1", Peer: "p2", Term: 3}}, Candidate: "p3", Term: 3, Granted: true})
+	if tr.x == nil || len(tr.Votes(3)) != 1 {
+		t.Fatalf("after a vote: rare part %v, votes %v", tr.x, tr.Votes(3))
+	}
+}
