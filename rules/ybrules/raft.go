@@ -335,7 +335,7 @@ func (p *Pack) earlyRevocations(t *ybstate.TabletRaft, leases []heldLease) {
 		if best == nil {
 			continue
 		}
-		key := revokedKey{rv.By, rv.ByTerm, best.holder, best.term}
+		key := revokedKey{t.Tablet, rv.By, rv.ByTerm, best.holder, best.term}
 		if k, ok := reported[key]; ok {
 			p.findings[k].Evidence = appendNew(p.findings[k].Evidence, cite(rv.From))
 			continue
@@ -389,17 +389,21 @@ func (p *Pack) earlyRevocations(t *ybstate.TabletRaft, leases []heldLease) {
 	}
 }
 
-// revokedKey is a revoker's term and the lease an early revocation cut
-// short: one finding each.
+// revokedKey is a tablet, a revoker's term and the lease an early
+// revocation cut short: one finding each. Peers are tservers, each a peer
+// of many tablets whose terms run alike, so the tablet is part of it.
 type revokedKey struct {
+	tablet string
 	by     string
 	byTerm int64
 	holder string
 	term   int64
 }
 
-// pastKey is a leader's term whose own lease replicatedPast flagged.
+// pastKey is a tablet and a leader's term whose own lease replicatedPast
+// flagged.
 type pastKey struct {
+	tablet string
 	holder string
 	term   int64
 }

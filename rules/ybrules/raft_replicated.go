@@ -65,7 +65,7 @@ func (p *Pack) replicatedPast(t *ybstate.TabletRaft, leases []heldLease) {
 		if best == nil {
 			continue
 		}
-		key := pastKey{own.holder, own.term}
+		key := pastKey{t.Tablet, own.holder, own.term}
 		if done[key] {
 			continue
 		}
