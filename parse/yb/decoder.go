@@ -15,8 +15,25 @@ var System = parse.System{
 	NewDecoder: func(source string, opts parse.Options) parse.Decoder {
 		return newDecoder(source, opts)
 	},
-	Skip:  skip,
-	Knows: knows,
+	Skip:    skip,
+	Knows:   knows,
+	Strings: wantsText,
+}
+
+// wantsText is the Strings test: a glog line no Skip test took is one
+// the decoder most likely makes an event of, whose text it keeps.
+func wantsText(text []byte) bool {
+	_, _, ok := quickEnvelope(text)
+	return ok
+}
+
+// lineText is l's text as a string: the one Scan made ahead
+// (parse.Line.Str) or a copy.
+func lineText(l parse.Line) string {
+	if len(l.Str) == len(l.Text) && l.Str != "" {
+		return l.Str
+	}
+	return string(l.Text)
 }
 
 // skip is the cheap byte test, run ahead of the decoder on worker
@@ -344,7 +361,7 @@ func (d *decoder) fresh(l parse.Line, env *envelope, out *parse.Sink) bool {
 // base builds the common part of an event at l.
 func (d *decoder) base(l parse.Line, env *envelope, rep Replica) Base {
 	b := Base{
-		Meta:    parse.Meta{Pos: l.Pos, Last: l.Pos.Line, Text: string(l.Text)},
+		Meta:    parse.Meta{Pos: l.Pos, Last: l.Pos.Line, Text: lineText(l)},
 		Replica: rep,
 		Sev:     env.sev,
 		Where:   d.ids.of(env.file),
