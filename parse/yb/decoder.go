@@ -397,11 +397,20 @@ func fatalKey(env *envelope, rep Replica, text string) string {
 		env.month, env.day, env.hour, env.min, env.sec, text)
 }
 
-// within returns part as a string: a substring of s when part is where
-// it lies in line, which s holds the text of (a subslice of line keeps
-// line's capacity from its start), else a copy.
+// within returns part as a string: a substring of s when part is a
+// subslice of line, else a copy. s must be line's text (string(line));
+// where part lies is found from the capacities (a subslice of line
+// keeps line's capacity from its start) and checked by a pointer test,
+// not a comparison of the bytes.
 func within(s string, line, part []byte) string {
-	if off := cap(line) - cap(part); off >= 0 && off+len(part) <= len(s) && len(s) == len(line) && s[off:off+len(part)] == string(part) {
+	off := cap(line) - cap(part)
+	if off < 0 || off+len(part) > len(line) || len(s) != len(line) {
+		return string(part)
+	}
+	if len(part) == 0 {
+		return ""
+	}
+	if &line[off] == &part[0] {
 		return s[off : off+len(part)]
 	}
 	return string(part)
