@@ -39,7 +39,10 @@ const (
 )
 
 type preparedLine struct {
-	text  []byte
+	text []byte
+	// str is text as a string when a system's Strings test took the
+	// line (Line.Str), else "".
+	str   string
 	flags uint8
 	// skip is the index of the system whose Skip test took the line, or
 	// -1.
@@ -99,8 +102,19 @@ type subRef struct {
 // one per file.
 var chunks = sync.Pool{New: func() any { return &chunk{buf: make([]byte, chunkBytes)} }}
 
+// spare holds a few chunks before the pool: a garbage collection empties
+// the pool, and a large input, which collects often, would otherwise
+// allocate (and clear) a buffer and a lines array for most chunks. It
+// holds about as many as one input has in flight.
+var spare = make(chan *chunk, 12)
+
 func getChunk() *chunk {
-	c := chunks.Get().(*chunk)
+	var c *chunk
+	select {
+	case c = <-spare:
+	default:
+		c = chunks.Get().(*chunk)
+	}
 	c.data, c.over, c.lines = nil, false, c.lines[:0]
 	c.bytes, c.err, c.done = 0, nil, make(chan struct{})
 	c.env, c.bad = nil, nil
@@ -109,6 +123,14 @@ func getChunk() *chunk {
 	clear(c.subs)
 	c.subs = c.subs[:0]
 	return c
+}
+
+func putChunk(c *chunk) {
+	select {
+	case spare <- c:
+	default:
+		chunks.Put(c)
+	}
 }
 
 // readChunks reads src into chunks and sends them, in order, to both
@@ -222,6 +244,11 @@ func headLines(data []byte) [][]byte {
 // systems.
 func prepare(c *chunk, systems []System) {
 	data := c.data
+	if want := len(data) / 128; cap(c.lines) < want {
+		// A guess at the line count (most log lines are longer), so
+		// that the array is rarely grown.
+		c.lines = make([]preparedLine, 0, want)
+	}
 	// Most chunks hold no NUL byte and no invalid UTF-8: two passes over
 	// the whole chunk spare the per-line tests.
 	binary := bytes.IndexByte(data, 0) >= 0
@@ -341,6 +368,9 @@ func (c *chunk) add(p preparedLine, ref subRef, binary, valid bool, systems []Sy
 		}
 		if p.flags&flagPartial == 0 {
 			p.skip = skipOf(systems, p.text)
+			if p.skip < 0 && wantsString(systems, p.text) {
+				p.str = string(p.text)
+			}
 		}
 	}
 	if ref.src != nil {
@@ -361,6 +391,16 @@ func skipOf(systems []System, text []byte) int16 {
 		}
 	}
 	return -1
+}
+
+// wantsString reports whether a system's Strings test takes text.
+func wantsString(systems []System, text []byte) bool {
+	for _, s := range systems {
+		if s.Strings != nil && s.Strings(text) {
+			return true
+		}
+	}
+	return false
 }
 
 // blank reports whether text is only white space.
@@ -405,7 +445,7 @@ func chunkLines(src io.Reader, systems []System, detect bool, fn func(*chunk)) (
 			err = c.err
 		}
 		clear(c.lines) // no text outlives its chunk
-		chunks.Put(c)
+		putChunk(c)
 	}
 	return n, err
 }

@@ -21,6 +21,11 @@ type Line struct {
 	// decoders order by their own timestamps and use it only for what
 	// the database did not print (the year of a glog line).
 	Collected time.Time
+	// Str is Text as a string, made ahead on a worker goroutine for a
+	// line a system's Strings test took, or "" when none was made. A
+	// decoder may keep it (it does not change with the buffer Text is
+	// in); when it is "" and Text is not, the decoder copies Text.
+	Str string
 }
 
 // Sink collects what decoders produce.
@@ -86,6 +91,12 @@ type System struct {
 	// report can say how much of an input was recognised, and an input of
 	// which nothing was is never a silent pass.
 	Knows func(text []byte) bool
+	// Strings, when set, is a pure test (safe from several goroutines)
+	// of whether a line no Skip test took is one this system's decoder
+	// will likely keep the text of: Scan then makes the text a string
+	// (Line.Str) on a worker goroutine, so the copy is not made on the
+	// decoders' one.
+	Strings func(text []byte) bool
 }
 
 // YearTeller is implemented by decoders of logs whose timestamps print no
@@ -357,7 +368,7 @@ func scan(feed func(fn func(*chunk)) (int64, error), source string, systems []Sy
 			}
 			return
 		}
-		line := Line{Pos: Pos{Source: source, Line: n}, Text: p.text}
+		line := Line{Pos: Pos{Source: source, Line: n}, Text: p.text, Str: p.str}
 		if p.nanos != 0 {
 			line.Collected = time.Unix(0, p.nanos).UTC()
 		}

@@ -3,6 +3,7 @@ package parse
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -212,4 +213,66 @@ func TestScanCountsKnownLines(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 0, none.Stats.Known)
 	assert.Equal(t, 2, none.Stats.Lines)
+}
+
+// strDecoder records, for each line it is offered, whether Scan made its
+// text a string ahead, and fails on one that is not the line's text.
+type strDecoder struct {
+	t         *testing.T
+	made, not int
+}
+
+func (d *strDecoder) Line(l Line, out *Sink) bool {
+	if l.Str == "" {
+		d.not++
+		return false
+	}
+	if l.Str != string(l.Text) {
+		d.t.Fatalf("line %d: Str %q, Text %q", l.Pos.Line, l.Str, l.Text)
+	}
+	d.made++
+	return false
+}
+func (d *strDecoder) End(*Sink) {}
+
+func TestScanStringsAreTheLinesText(t *testing.T) {
+	var b strings.Builder
+	for i := range 30000 {
+		switch i % 4 {
+		case 0:
+			fmt.Fprintf(&b, "keep %d\n", i)
+		case 1:
+			fmt.Fprintf(&b, "skip %d\n", i)
+		case 2:
+			fmt.Fprintf(&b, "other %d \xff\n", i) // repaired to U+FFFD first
+		default:
+			fmt.Fprintf(&b, "keep %d \r\n", i)
+		}
+	}
+	for _, wrap := range []bool{false, true} {
+		in := b.String()
+		if wrap {
+			// kubectl --timestamps: the text is the stripped line's.
+			var w strings.Builder
+			for _, l := range strings.SplitAfter(in, "\n") {
+				if l != "" {
+					w.WriteString("2024-01-02T03:04:05.000000000Z " + l)
+				}
+			}
+			in = w.String()
+		}
+		d := &strDecoder{t: t}
+		s := System{
+			Name:       "s",
+			NewDecoder: func(string, Options) Decoder { return d },
+			Skip:       func(text []byte) bool { return bytes.HasPrefix(text, []byte("skip ")) },
+			Strings:    func(text []byte) bool { return bytes.HasPrefix(text, []byte("keep ")) },
+		}
+		_, err := Scan(strings.NewReader(in), "s.log", []System{s}, Options{})
+		require.NoError(t, err)
+		// Every keep line had its string made; no skipped line reached
+		// the decoder.
+		assert.Equal(t, 15000, d.made, "wrapped %v", wrap)
+		assert.Equal(t, 7500, d.not, "wrapped %v", wrap)
+	}
 }

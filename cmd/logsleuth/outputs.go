@@ -284,18 +284,31 @@ func (o reportOptions) artifactName(args []string) string {
 
 // systemsSeen collects the systems of the events read (the prefix of
 // their kind: yb, es), for the reports to say which rule packs saw input.
-type systemsSeen map[string]bool
+type systemsSeen struct {
+	m map[string]bool
+	// last is the system of the last event noted: a log's events are
+	// mostly one system's, so most cost a prefix test.
+	last string
+}
 
-func (s systemsSeen) note(e parse.Event) {
-	if sys, _, ok := strings.Cut(e.Kind(), "."); ok && !s[sys] {
-		s[sys] = true
+func (s *systemsSeen) note(e parse.Event) {
+	k := e.Kind()
+	if n := len(s.last); n > 0 && len(k) > n && k[n] == '.' && k[:n] == s.last {
+		return
+	}
+	if sys, _, ok := strings.Cut(k, "."); ok {
+		if s.m == nil {
+			s.m = map[string]bool{}
+		}
+		s.m[sys] = true
+		s.last = sys
 	}
 }
 
 // list is the systems seen, sorted; empty, not nil, when none was.
-func (s systemsSeen) list() []string {
-	out := make([]string, 0, len(s))
-	for k := range s {
+func (s *systemsSeen) list() []string {
+	out := make([]string, 0, len(s.m))
+	for k := range s.m {
 		out = append(out, k)
 	}
 	sort.Strings(out)

@@ -253,11 +253,14 @@ func noteSpeaker(into map[string]bool, e parse.Event) {
 }
 
 // note adds kind+name to a set. It runs for every event: the lookup
-// builds its key without allocating, so only a name's first sighting
-// costs a string.
+// builds its key in a buffer on the stack (a concatenation longer than
+// 32 bytes, as "peer " and a 32-digit UUID are, would allocate), so
+// only a name's first sighting costs a string.
 func note(into map[string]bool, kind, name string) {
-	if !into[kind+name] {
-		into[kind+name] = true
+	var buf [64]byte
+	key := append(append(buf[:0], kind...), name...)
+	if !into[string(key)] {
+		into[string(key)] = true
 	}
 }
 

@@ -15,8 +15,25 @@ var System = parse.System{
 	NewDecoder: func(source string, opts parse.Options) parse.Decoder {
 		return newDecoder(source, opts)
 	},
-	Skip:  skip,
-	Knows: knows,
+	Skip:    skip,
+	Knows:   knows,
+	Strings: wantsText,
+}
+
+// wantsText is the Strings test: a glog line no Skip test took is one
+// the decoder most likely makes an event of, whose text it keeps.
+func wantsText(text []byte) bool {
+	_, _, ok := quickEnvelope(text)
+	return ok
+}
+
+// lineText is l's text as a string: the one Scan made ahead
+// (parse.Line.Str) or a copy.
+func lineText(l parse.Line) string {
+	if len(l.Str) == len(l.Text) && l.Str != "" {
+		return l.Str
+	}
+	return string(l.Text)
 }
 
 // skip is the cheap byte test, run ahead of the decoder on worker
@@ -344,7 +361,7 @@ func (d *decoder) fresh(l parse.Line, env *envelope, out *parse.Sink) bool {
 // base builds the common part of an event at l.
 func (d *decoder) base(l parse.Line, env *envelope, rep Replica) Base {
 	b := Base{
-		Meta:    parse.Meta{Pos: l.Pos, Last: l.Pos.Line, Text: string(l.Text)},
+		Meta:    parse.Meta{Pos: l.Pos, Last: l.Pos.Line, Text: lineText(l)},
 		Replica: rep,
 		Sev:     env.sev,
 		Where:   d.ids.of(env.file),
@@ -380,11 +397,20 @@ func fatalKey(env *envelope, rep Replica, text string) string {
 		env.month, env.day, env.hour, env.min, env.sec, text)
 }
 
-// within returns part as a string: a substring of s when part is where
-// it lies in line, which s holds the text of (a subslice of line keeps
-// line's capacity from its start), else a copy.
+// within returns part as a string: a substring of s when part is a
+// subslice of line, else a copy. s must be line's text (string(line));
+// where part lies is found from the capacities (a subslice of line
+// keeps line's capacity from its start) and checked by a pointer test,
+// not a comparison of the bytes.
 func within(s string, line, part []byte) string {
-	if off := cap(line) - cap(part); off >= 0 && off+len(part) <= len(s) && len(s) == len(line) && s[off:off+len(part)] == string(part) {
+	off := cap(line) - cap(part)
+	if off < 0 || off+len(part) > len(line) || len(s) != len(line) {
+		return string(part)
+	}
+	if len(part) == 0 {
+		return ""
+	}
+	if &line[off] == &part[0] {
 		return s[off : off+len(part)]
 	}
 	return string(part)

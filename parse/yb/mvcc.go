@@ -157,7 +157,7 @@ func (d *decoder) blockBase(l parse.Line) Base {
 	}
 	base.Meta.Pos = l.Pos
 	base.Meta.Last = l.Pos.Line
-	base.Meta.Text = string(l.Text)
+	base.Meta.Text = lineText(l)
 	return base
 }
 
@@ -551,7 +551,7 @@ func (d *decoder) detailLine(ev *HTTooLow, l parse.Line, s string, out *parse.Si
 		bd := boundOf(ev, name, l)
 		bd.Judged = true
 		bd.Violated = strings.TrimSpace(t[eq+1:]) == "1" || violatedMark
-		bd.VerdictLine, bd.VerdictText = l.Pos.Line, string(l.Text)
+		bd.VerdictLine, bd.VerdictText = l.Pos.Line, lineText(l)
 		return true
 	case strings.HasPrefix(t, "static_cast<int64_t>("):
 		return true
@@ -599,7 +599,7 @@ func (d *decoder) detailLine(ev *HTTooLow, l parse.Line, s string, out *parse.Si
 	// A bound whose value cannot be read is still a bound: its
 	// verdict line may follow, and the value stays unread (never 0).
 	bd := boundOf(ev, bn, l)
-	bd.Line, bd.Text = l.Pos.Line, string(l.Text)
+	bd.Line, bd.Text = l.Pos.Line, lineText(l)
 	v, err := ybval.ParseValue(val)
 	if err != nil {
 		out.Diag(l.Pos, "hybrid time too low: cannot read %s (%v); its value is unknown", bn, err)
@@ -651,7 +651,7 @@ func boundOf(ev *HTTooLow, name string, l parse.Line) *Bound {
 	if b := ev.Bound(name); b != nil {
 		return b
 	}
-	ev.Bounds = append(ev.Bounds, Bound{Name: name, Line: l.Pos.Line, Text: string(l.Text), Value: ybval.Unread})
+	ev.Bounds = append(ev.Bounds, Bound{Name: name, Line: l.Pos.Line, Text: lineText(l), Value: ybval.Unread})
 	return &ev.Bounds[len(ev.Bounds)-1]
 }
 
