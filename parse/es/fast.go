@@ -186,28 +186,47 @@ const (
 func (f *fastMsg) event(d *decoder, raw string, m parse.Meta, w Where) parse.Event {
 	switch f.kind {
 	case fastOp7:
+		// The slab's events are zero: fields are stored one by one, not
+		// as a literal copied whole (a copy of the whole struct with its
+		// write barriers cost more than reading the line).
 		e := d.slabs.op()
-		*e = Op{Meta: m, Where: w, Op: f.op, DocID: raw[f.id0:f.id1], SeqNo: f.seq, Term: f.term, OpTerm: f.opt,
-			Origin: raw[f.o0:f.o1], AllocationID: raw[f.a0:f.a1], Done: f.done}
+		e.Meta = m
+		e.Where = w
+		e.Op = f.op
+		e.DocID = raw[f.id0:f.id1]
+		e.SeqNo, e.Term, e.OpTerm = f.seq, f.term, f.opt
+		e.Origin = raw[f.o0:f.o1]
+		e.AllocationID = raw[f.a0:f.a1]
+		e.Done = f.done
 		if fl := raw[f.f0:f.f1]; fl != "null" {
 			e.Failure = fl
 		}
 		return e
 	case fastOp6:
 		e := d.slabs.op()
-		*e = Op{Meta: m, Where: w, Op: "index", Type: raw[f.id0:f.id1], DocID: raw[f.doc0:f.doc1], SeqNo: f.seq, Term: -1, OpTerm: -1}
+		e.Meta = m
+		e.Where = w
+		e.Op = "index"
+		e.Type = raw[f.id0:f.id1]
+		e.DocID = raw[f.doc0:f.doc1]
+		e.SeqNo, e.Term, e.OpTerm = f.seq, -1, -1
 		return e
 	case fastLCP:
 		e := d.slabs.tracker()
-		*e = Tracker{Meta: m, Where: w, What: TrackLCP, AllocationID: raw[f.a0:f.a1], From: f.from, To: f.to}
+		e.Meta, e.Where, e.What = m, w, TrackLCP
+		e.AllocationID = raw[f.a0:f.a1]
+		e.From, e.To = f.from, f.to
 		return e
 	case fastPrimaryGCP:
 		e := d.slabs.tracker()
-		*e = Tracker{Meta: m, Where: w, What: TrackPrimaryGCP, From: -2, To: f.to}
+		e.Meta, e.Where, e.What = m, w, TrackPrimaryGCP
+		e.From, e.To = -2, f.to
 		return e
 	case fastReplicaGCP:
 		e := d.slabs.tracker()
-		*e = Tracker{Meta: m, Where: w, What: TrackReplicaGCP, From: f.from, To: f.to, Reason: raw[f.r0:f.r1]}
+		e.Meta, e.Where, e.What = m, w, TrackReplicaGCP
+		e.From, e.To = f.from, f.to
+		e.Reason = raw[f.r0:f.r1]
 		return e
 	}
 	panic("es: fast path without a message kind")
