@@ -478,32 +478,69 @@ func fastOp(f *fastMsg, b []byte, at int) {
 		}
 		return
 	}
-	// 7.x+.
-	r.lit(" seq# ")
-	f.seq = r.bracketNum()
-	r.lit(" allocation-id [[id=")
-	f.a0, f.a1 = r.text()
-	r.lit("]] primaryTerm ")
-	f.term = r.bracketNum()
-	r.lit(" operationPrimaryTerm ")
-	f.opt = r.bracketNum()
-	r.lit(" origin [")
-	f.o0, f.o1 = r.text()
-	r.lit("]")
-	if !r.ok || !cleanAllocation(b[f.a0:f.a1]) || !upperWord(b[f.o0:f.o1]) {
+	// 7.x+: read with a plain index rather than the scanner, whose
+	// fields live in memory across its calls; the steps are the same.
+	i := r.i
+	if i = litAt(b, i, " seq# ["); i < 0 {
+		return
+	}
+	if f.seq, i = numAt(b, i); i < 0 {
+		return
+	}
+	if i = litAt(b, i, "] allocation-id [[id="); i < 0 {
+		return
+	}
+	f.a0 = i
+	if f.a1 = textAt(b, i); f.a1 < 0 {
+		return
+	}
+	if i = litAt(b, f.a1, "]] primaryTerm ["); i < 0 {
+		return
+	}
+	if f.term, i = numAt(b, i); i < 0 {
+		return
+	}
+	if i = litAt(b, i, "] operationPrimaryTerm ["); i < 0 {
+		return
+	}
+	if f.opt, i = numAt(b, i); i < 0 {
+		return
+	}
+	if i = litAt(b, i, "] origin ["); i < 0 {
+		return
+	}
+	f.o0 = i
+	if f.o1 = textAt(b, i); f.o1 < 0 {
+		return
+	}
+	i = f.o1 + 1 // the ']' textAt stopped at
+	if !cleanAllocation(b[f.a0:f.a1]) || !upperWord(b[f.o0:f.o1]) {
 		return
 	}
 	f.done = word == "index-done"
 	if f.done {
-		r.lit(" result-seq# ")
-		f.seq = r.bracketNum()
-		r.lit(" result-term ")
-		f.term = r.bracketNum()
-		r.lit(" failure [")
-		f.f0, f.f1 = r.text()
-		r.lit("]")
+		if i = litAt(b, i, " result-seq# ["); i < 0 {
+			return
+		}
+		if f.seq, i = numAt(b, i); i < 0 {
+			return
+		}
+		if i = litAt(b, i, "] result-term ["); i < 0 {
+			return
+		}
+		if f.term, i = numAt(b, i); i < 0 {
+			return
+		}
+		if i = litAt(b, i, "] failure ["); i < 0 {
+			return
+		}
+		f.f0 = i
+		if f.f1 = textAt(b, i); f.f1 < 0 {
+			return
+		}
+		i = f.f1 + 1
 	}
-	if !r.end() {
+	if i != len(b) {
 		return
 	}
 	f.op = "index"
@@ -511,6 +548,55 @@ func fastOp(f *fastMsg, b []byte, at int) {
 		f.op = "delete"
 	}
 	f.kind = fastOp7
+}
+
+// litAt is scanner.lit with the index in hand: the index after s at i,
+// or -1.
+func litAt(b []byte, i int, s string) int {
+	if len(b)-i < len(s) || string(b[i:i+len(s)]) != s {
+		return -1
+	}
+	return i + len(s)
+}
+
+// textAt is scanner.text: the index of the first ']' from i, or -1 when
+// a '[' or the end comes first.
+func textAt(b []byte, i int) int {
+	for ; i < len(b); i++ {
+		switch b[i] {
+		case ']':
+			return i
+		case '[':
+			return -1
+		}
+	}
+	return -1
+}
+
+// numAt is scanner.num: `-?digits` (at most 18 digits) at i, and the index
+// after it, or -1.
+func numAt(b []byte, i int) (int64, int) {
+	neg := false
+	if i < len(b) && b[i] == '-' {
+		neg = true
+		i++
+	}
+	start := i
+	var n int64
+	for i < len(b) && isDigit(b[i]) {
+		if i-start == 18 {
+			return 0, -1
+		}
+		n = n*10 + int64(b[i]-'0')
+		i++
+	}
+	if i == start {
+		return 0, -1
+	}
+	if neg {
+		n = -n
+	}
+	return n, i
 }
 
 // fastTracker reads the ReplicationTracker checkpoint updates.
