@@ -396,28 +396,43 @@ func (d *decoder) fastEnvelope(b []byte) (env fastEnvelope, ok bool) {
 			return env, false
 		}
 	}
-	// [node], then ` [index][shard] ` or, glued, `[index][shard] `.
-	env.node0, env.node1 = r.text()
-	r.lit("]")
+	// [node], then ` [index][shard] ` or, glued, `[index][shard] `,
+	// with a plain index as in fastOp.
+	i := r.i
+	env.node0 = i
+	if env.node1 = textAt(b, i); env.node1 < 0 {
+		return env, false
+	}
+	i = env.node1 + 1
 	glued := true
-	if r.ok && r.i < len(b) && b[r.i] == ' ' {
-		r.i++
+	if i < len(b) && b[i] == ' ' {
+		i++
 		glued = false
 	}
-	r.lit("[")
-	env.index0, env.index1 = r.text()
-	r.lit("][")
-	if r.ok && r.i < len(b) && b[r.i] == '-' {
+	if i = litAt(b, i, "["); i < 0 {
+		return env, false
+	}
+	env.index0 = i
+	if env.index1 = textAt(b, i); env.index1 < 0 {
+		return env, false
+	}
+	if i = litAt(b, env.index1, "]["); i < 0 {
+		return env, false
+	}
+	if i < len(b) && b[i] == '-' {
 		// isDigits refuses a sign.
 		return env, false
 	}
-	sh := r.num()
-	r.lit("] ")
-	if !r.ok || env.index1 == env.index0 || sh > 1<<30 || glued && allDigits(b[env.index0:env.index1]) {
+	sh, i := numAt(b, i)
+	if i < 0 {
+		return env, false
+	}
+	if i = litAt(b, i, "] "); i < 0 || env.index1 == env.index0 || sh > 1<<30 || glued && allDigits(b[env.index0:env.index1]) {
 		// A glued marker whose index is all digits would make the
 		// general path read the node bracket as the index.
 		return env, false
 	}
+	r.i = i
 	t, ok := d.times.parse(s[1:24])
 	if !ok {
 		return env, false
@@ -604,13 +619,24 @@ func fastTracker(f *fastMsg, b []byte, at int) {
 	r := scanner{b: b, i: at, ok: true}
 	switch {
 	case hasAt(b, at, "updated local checkpoint of ["):
-		r.i += len("updated local checkpoint of [")
-		f.a0, f.a1 = r.text()
-		r.lit("] from ")
-		f.from = r.bracketNum()
-		r.lit(" to ")
-		f.to = r.bracketNum()
-		if r.end() && cleanAllocation(b[f.a0:f.a1]) {
+		i := at + len("updated local checkpoint of [")
+		f.a0 = i
+		if f.a1 = textAt(b, i); f.a1 < 0 {
+			return
+		}
+		if i = litAt(b, f.a1, "] from ["); i < 0 {
+			return
+		}
+		if f.from, i = numAt(b, i); i < 0 {
+			return
+		}
+		if i = litAt(b, i, "] to ["); i < 0 {
+			return
+		}
+		if f.to, i = numAt(b, i); i < 0 {
+			return
+		}
+		if i = litAt(b, i, "]"); i == len(b) && cleanAllocation(b[f.a0:f.a1]) {
 			f.kind = fastLCP
 		}
 	case hasAt(b, at, "updated global checkpoint to ["), hasAt(b, at, "global checkpoint updated to ["):
