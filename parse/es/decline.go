@@ -149,12 +149,16 @@ func (d *decoder) fastDecline(b []byte) (owned, ok bool) {
 	if len(s) < 30 || s[0] != '[' || s[5] != '-' || s[24] != ']' || s[25] != '[' {
 		return false, false
 	}
-	r := scanner{b: s, i: 26, ok: true}
-	l0, l1 := r.text()
-	r.lit("][")
-	r.text()
-	r.lit("]")
-	if !r.ok || declinePhrases.in(s[r.i:]) {
+	l0 := 26
+	l1 := textAt(s, l0)
+	if l1 < 0 {
+		return false, false
+	}
+	i := litAt(s, l1, "][")
+	if i < 0 {
+		return false, false
+	}
+	if i = textAt(s, i); i < 0 || declinePhrases.in(s[i+1:]) {
 		return false, false
 	}
 	t, tok := d.times.parse(s[1:24])

@@ -186,28 +186,47 @@ const (
 func (f *fastMsg) event(d *decoder, raw string, m parse.Meta, w Where) parse.Event {
 	switch f.kind {
 	case fastOp7:
+		// The slab's events are zero: fields are stored one by one, not
+		// as a literal copied whole (a copy of the whole struct with its
+		// write barriers cost more than reading the line).
 		e := d.slabs.op()
-		*e = Op{Meta: m, Where: w, Op: f.op, DocID: raw[f.id0:f.id1], SeqNo: f.seq, Term: f.term, OpTerm: f.opt,
-			Origin: raw[f.o0:f.o1], AllocationID: raw[f.a0:f.a1], Done: f.done}
+		e.Meta = m
+		e.Where = w
+		e.Op = f.op
+		e.DocID = raw[f.id0:f.id1]
+		e.SeqNo, e.Term, e.OpTerm = f.seq, f.term, f.opt
+		e.Origin = raw[f.o0:f.o1]
+		e.AllocationID = raw[f.a0:f.a1]
+		e.Done = f.done
 		if fl := raw[f.f0:f.f1]; fl != "null" {
 			e.Failure = fl
 		}
 		return e
 	case fastOp6:
 		e := d.slabs.op()
-		*e = Op{Meta: m, Where: w, Op: "index", Type: raw[f.id0:f.id1], DocID: raw[f.doc0:f.doc1], SeqNo: f.seq, Term: -1, OpTerm: -1}
+		e.Meta = m
+		e.Where = w
+		e.Op = "index"
+		e.Type = raw[f.id0:f.id1]
+		e.DocID = raw[f.doc0:f.doc1]
+		e.SeqNo, e.Term, e.OpTerm = f.seq, -1, -1
 		return e
 	case fastLCP:
 		e := d.slabs.tracker()
-		*e = Tracker{Meta: m, Where: w, What: TrackLCP, AllocationID: raw[f.a0:f.a1], From: f.from, To: f.to}
+		e.Meta, e.Where, e.What = m, w, TrackLCP
+		e.AllocationID = raw[f.a0:f.a1]
+		e.From, e.To = f.from, f.to
 		return e
 	case fastPrimaryGCP:
 		e := d.slabs.tracker()
-		*e = Tracker{Meta: m, Where: w, What: TrackPrimaryGCP, From: -2, To: f.to}
+		e.Meta, e.Where, e.What = m, w, TrackPrimaryGCP
+		e.From, e.To = -2, f.to
 		return e
 	case fastReplicaGCP:
 		e := d.slabs.tracker()
-		*e = Tracker{Meta: m, Where: w, What: TrackReplicaGCP, From: f.from, To: f.to, Reason: raw[f.r0:f.r1]}
+		e.Meta, e.Where, e.What = m, w, TrackReplicaGCP
+		e.From, e.To = f.from, f.to
+		e.Reason = raw[f.r0:f.r1]
 		return e
 	}
 	panic("es: fast path without a message kind")
@@ -377,28 +396,43 @@ func (d *decoder) fastEnvelope(b []byte) (env fastEnvelope, ok bool) {
 			return env, false
 		}
 	}
-	// [node], then ` [index][shard] ` or, glued, `[index][shard] `.
-	env.node0, env.node1 = r.text()
-	r.lit("]")
+	// [node], then ` [index][shard] ` or, glued, `[index][shard] `,
+	// with a plain index as in fastOp.
+	i := r.i
+	env.node0 = i
+	if env.node1 = textAt(b, i); env.node1 < 0 {
+		return env, false
+	}
+	i = env.node1 + 1
 	glued := true
-	if r.ok && r.i < len(b) && b[r.i] == ' ' {
-		r.i++
+	if i < len(b) && b[i] == ' ' {
+		i++
 		glued = false
 	}
-	r.lit("[")
-	env.index0, env.index1 = r.text()
-	r.lit("][")
-	if r.ok && r.i < len(b) && b[r.i] == '-' {
+	if i = litAt(b, i, "["); i < 0 {
+		return env, false
+	}
+	env.index0 = i
+	if env.index1 = textAt(b, i); env.index1 < 0 {
+		return env, false
+	}
+	if i = litAt(b, env.index1, "]["); i < 0 {
+		return env, false
+	}
+	if i < len(b) && b[i] == '-' {
 		// isDigits refuses a sign.
 		return env, false
 	}
-	sh := r.num()
-	r.lit("] ")
-	if !r.ok || env.index1 == env.index0 || sh > 1<<30 || glued && allDigits(b[env.index0:env.index1]) {
+	sh, i := numAt(b, i)
+	if i < 0 {
+		return env, false
+	}
+	if i = litAt(b, i, "] "); i < 0 || env.index1 == env.index0 || sh > 1<<30 || glued && allDigits(b[env.index0:env.index1]) {
 		// A glued marker whose index is all digits would make the
 		// general path read the node bracket as the index.
 		return env, false
 	}
+	r.i = i
 	t, ok := d.times.parse(s[1:24])
 	if !ok {
 		return env, false
@@ -459,32 +493,69 @@ func fastOp(f *fastMsg, b []byte, at int) {
 		}
 		return
 	}
-	// 7.x+.
-	r.lit(" seq# ")
-	f.seq = r.bracketNum()
-	r.lit(" allocation-id [[id=")
-	f.a0, f.a1 = r.text()
-	r.lit("]] primaryTerm ")
-	f.term = r.bracketNum()
-	r.lit(" operationPrimaryTerm ")
-	f.opt = r.bracketNum()
-	r.lit(" origin [")
-	f.o0, f.o1 = r.text()
-	r.lit("]")
-	if !r.ok || !cleanAllocation(b[f.a0:f.a1]) || !upperWord(b[f.o0:f.o1]) {
+	// 7.x+: read with a plain index rather than the scanner, whose
+	// fields live in memory across its calls; the steps are the same.
+	i := r.i
+	if i = litAt(b, i, " seq# ["); i < 0 {
+		return
+	}
+	if f.seq, i = numAt(b, i); i < 0 {
+		return
+	}
+	if i = litAt(b, i, "] allocation-id [[id="); i < 0 {
+		return
+	}
+	f.a0 = i
+	if f.a1 = textAt(b, i); f.a1 < 0 {
+		return
+	}
+	if i = litAt(b, f.a1, "]] primaryTerm ["); i < 0 {
+		return
+	}
+	if f.term, i = numAt(b, i); i < 0 {
+		return
+	}
+	if i = litAt(b, i, "] operationPrimaryTerm ["); i < 0 {
+		return
+	}
+	if f.opt, i = numAt(b, i); i < 0 {
+		return
+	}
+	if i = litAt(b, i, "] origin ["); i < 0 {
+		return
+	}
+	f.o0 = i
+	if f.o1 = textAt(b, i); f.o1 < 0 {
+		return
+	}
+	i = f.o1 + 1 // the ']' textAt stopped at
+	if !cleanAllocation(b[f.a0:f.a1]) || !upperWord(b[f.o0:f.o1]) {
 		return
 	}
 	f.done = word == "index-done"
 	if f.done {
-		r.lit(" result-seq# ")
-		f.seq = r.bracketNum()
-		r.lit(" result-term ")
-		f.term = r.bracketNum()
-		r.lit(" failure [")
-		f.f0, f.f1 = r.text()
-		r.lit("]")
+		if i = litAt(b, i, " result-seq# ["); i < 0 {
+			return
+		}
+		if f.seq, i = numAt(b, i); i < 0 {
+			return
+		}
+		if i = litAt(b, i, "] result-term ["); i < 0 {
+			return
+		}
+		if f.term, i = numAt(b, i); i < 0 {
+			return
+		}
+		if i = litAt(b, i, "] failure ["); i < 0 {
+			return
+		}
+		f.f0 = i
+		if f.f1 = textAt(b, i); f.f1 < 0 {
+			return
+		}
+		i = f.f1 + 1
 	}
-	if !r.end() {
+	if i != len(b) {
 		return
 	}
 	f.op = "index"
@@ -494,18 +565,78 @@ func fastOp(f *fastMsg, b []byte, at int) {
 	f.kind = fastOp7
 }
 
+// litAt is scanner.lit with the index in hand: the index after s at i,
+// or -1.
+func litAt(b []byte, i int, s string) int {
+	if len(b)-i < len(s) || string(b[i:i+len(s)]) != s {
+		return -1
+	}
+	return i + len(s)
+}
+
+// textAt is scanner.text: the index of the first ']' from i, or -1 when
+// a '[' or the end comes first.
+func textAt(b []byte, i int) int {
+	for ; i < len(b); i++ {
+		switch b[i] {
+		case ']':
+			return i
+		case '[':
+			return -1
+		}
+	}
+	return -1
+}
+
+// numAt is scanner.num: `-?digits` (at most 18 digits) at i, and the index
+// after it, or -1.
+func numAt(b []byte, i int) (int64, int) {
+	neg := false
+	if i < len(b) && b[i] == '-' {
+		neg = true
+		i++
+	}
+	start := i
+	var n int64
+	for i < len(b) && isDigit(b[i]) {
+		if i-start == 18 {
+			return 0, -1
+		}
+		n = n*10 + int64(b[i]-'0')
+		i++
+	}
+	if i == start {
+		return 0, -1
+	}
+	if neg {
+		n = -n
+	}
+	return n, i
+}
+
 // fastTracker reads the ReplicationTracker checkpoint updates.
 func fastTracker(f *fastMsg, b []byte, at int) {
 	r := scanner{b: b, i: at, ok: true}
 	switch {
 	case hasAt(b, at, "updated local checkpoint of ["):
-		r.i += len("updated local checkpoint of [")
-		f.a0, f.a1 = r.text()
-		r.lit("] from ")
-		f.from = r.bracketNum()
-		r.lit(" to ")
-		f.to = r.bracketNum()
-		if r.end() && cleanAllocation(b[f.a0:f.a1]) {
+		i := at + len("updated local checkpoint of [")
+		f.a0 = i
+		if f.a1 = textAt(b, i); f.a1 < 0 {
+			return
+		}
+		if i = litAt(b, f.a1, "] from ["); i < 0 {
+			return
+		}
+		if f.from, i = numAt(b, i); i < 0 {
+			return
+		}
+		if i = litAt(b, i, "] to ["); i < 0 {
+			return
+		}
+		if f.to, i = numAt(b, i); i < 0 {
+			return
+		}
+		if i = litAt(b, i, "]"); i == len(b) && cleanAllocation(b[f.a0:f.a1]) {
 			f.kind = fastLCP
 		}
 	case hasAt(b, at, "updated global checkpoint to ["), hasAt(b, at, "global checkpoint updated to ["):
