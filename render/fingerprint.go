@@ -126,9 +126,8 @@ var yearRE = regexp.MustCompile(`\b\d{4}([-/]\d\d[-/]\d\d)`)
 // the years of dates replaced by `Y`.
 func normalizeFingerprintText(s string, ev []rules.Evidence) string {
 	for _, e := range ev {
-		if e.Source != "" && strings.Contains(s, e.Source+":") {
-			re := regexp.MustCompile(regexp.QuoteMeta(e.Source) + `:\d+`)
-			s = re.ReplaceAllLiteralString(s, "#")
+		if e.Source != "" {
+			s = replacePositions(s, e.Source)
 		}
 	}
 	if strings.Contains(s, ":") {
@@ -139,6 +138,39 @@ func normalizeFingerprintText(s string, ev []rules.Evidence) string {
 	}
 	s = yearRE.ReplaceAllString(s, "Y$1")
 	return normalizeSpace(s)
+}
+
+// replacePositions is s with each `source:N` (N one or more ASCII digits)
+// replaced by `#`. It matches bytes, not a pattern compiled from source, so
+// a name that is not valid UTF-8, or holds a pattern's metacharacters, is
+// matched as it was given.
+func replacePositions(s, source string) string {
+	prefix := source + ":"
+	if !strings.Contains(s, prefix) {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(s, prefix)
+		if i < 0 {
+			break
+		}
+		j := i + len(prefix)
+		k := j
+		for k < len(s) && s[k] >= '0' && s[k] <= '9' {
+			k++
+		}
+		if k == j {
+			b.WriteString(s[:j])
+			s = s[j:]
+			continue
+		}
+		b.WriteString(s[:i])
+		b.WriteByte('#')
+		s = s[k:]
+	}
+	b.WriteString(s)
+	return b.String()
 }
 
 // normalizeSpace trims s and collapses runs of white space to one space, so

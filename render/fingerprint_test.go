@@ -151,3 +151,18 @@ func TestEvidenceText(t *testing.T) {
 		assert.Equal(t, want, evidenceText(in), in)
 	}
 }
+
+// An evidence source is matched as the bytes it was given: a name that is
+// not valid UTF-8 (a file name on Linux may be any bytes) or that holds a
+// pattern's metacharacters has its positions reduced, and nothing panics.
+func TestNormalizeFingerprintTextOddSources(t *testing.T) {
+	for _, c := range []struct{ source, in, want string }{
+		{"\x80", "\x80:12 and \x80:7", "# and #"},
+		{"a(b)+.log", "led at a(b)+.log:3, not a(b)+.logx:4", "led at #, not a(b)#"},
+		{"n.log", "n.log: no line, n.log:5", "n.log: no line, #"},
+		{"n.log", "n.log:", "n.log:"},
+	} {
+		got := normalizeFingerprintText(c.in, []rules.Evidence{{Source: c.source, Line: 1}})
+		assert.Equal(t, c.want, got, "%q", c.in)
+	}
+}

@@ -19,6 +19,7 @@ func FuzzRenderers(f *testing.F) {
 	for _, s := range []string{evil, "", "]]>", "\xff\xfe\x00", "``````", "a|b\n#1 @x", "\u2028\u202e", "<details>", "\x1b[", "\x9b\xc2\x9b"} {
 		f.Add(s, "logs/a.log", s)
 	}
+	f.Add("\x80:12", "\x80", "[a]+:3")
 	f.Fuzz(func(t *testing.T, text, source, subject string) {
 		shard := 1
 		r := &Report{
