@@ -155,6 +155,10 @@ type Stats struct {
 	// of, outermost first (unwrap.Envelope.String); empty for plain
 	// lines.
 	Envelope string `json:"envelope,omitempty"`
+	// Listed says some lines came from a listing that names each line's
+	// file and number (grep -rn, rg --heading): those lines are cited
+	// where the listing says, so an event may cite a line past Lines.
+	Listed bool `json:"-"`
 }
 
 // Result is what Scan read from one source.
@@ -334,6 +338,7 @@ func scan(feed func(fn func(*chunk)) (int64, error), source string, systems []Sy
 		}
 		if ref.num > 0 {
 			n = ref.num
+			st.Listed = true
 		}
 		source, active, decs := cur.name, cur.active, cur.decs
 		defer func() { cur.active = active }()

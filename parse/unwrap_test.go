@@ -105,6 +105,34 @@ func TestScanSkipSeesInnerLines(t *testing.T) {
 	assert.Equal(t, 3, res.Stats.Lines)
 }
 
+// A listing that names each line's file cites the line where it says,
+// past the listing's own end or not, and Stats says so; grep -n without
+// file names is cited at the listing's own lines.
+func TestScanListedCitesTheListing(t *testing.T) {
+	for _, c := range []struct {
+		in     string
+		want   []string
+		listed bool
+	}{
+		{"a.log:6:x\na.log-7-y\n", []string{"a.log:6", "a.log:7"}, true},
+		{"f.log:9:x\n", []string{"f.log:9"}, true},
+		{"a.log\n6:x\n", []string{"a.log:6"}, true},
+		{"6:x\n7-y\n", []string{"f.log:1", "f.log:2"}, false},
+		{"x\ny\n", []string{"f.log:1", "f.log:2"}, false},
+	} {
+		var seen []Pos
+		s := System{Name: "pos", NewDecoder: func(string, Options) Decoder { return &posDecoder{&seen} }}
+		res, err := Scan(strings.NewReader(c.in), "f.log", []System{s}, Options{})
+		require.NoError(t, err)
+		var got []string
+		for _, p := range seen {
+			got = append(got, p.String())
+		}
+		assert.Equal(t, c.want, got, "%q", c.in)
+		assert.Equal(t, c.listed, res.Stats.Listed, "%q", c.in)
+	}
+}
+
 // FuzzScanWrapped: whatever follows an envelope's head, Scan neither
 // panics nor loses count of the lines, and every position is one of the
 // input's lines.
@@ -133,14 +161,15 @@ func FuzzScanWrapped(f *testing.F) {
 			t.Fatalf("%d lines counted, %d in the input", res.Stats.Lines, n)
 		}
 		for _, d := range res.Diags {
-			if d.Pos.Line < 0 || d.Pos.Source == "f.log" && d.Pos.Line > n {
+			if d.Pos.Line < 0 || !res.Stats.Listed && d.Pos.Line > n {
 				t.Fatalf("diagnostic at %s of %d", d.Pos, n)
 			}
 		}
 		for _, p := range seen {
 			// A grep -rn listing cites the files it names at their
-			// own lines; the input's own lines are its.
-			if p.Line < 1 || strings.HasPrefix(p.Source, "f.log") && p.Line > n {
+			// own lines, even one it names f.log; the input's own
+			// lines are its.
+			if p.Line < 1 || !res.Stats.Listed && p.Line > n {
 				t.Fatalf("line offered at %s of %d", p, n)
 			}
 		}
