@@ -30,6 +30,13 @@ type lineKey struct {
 	line int
 }
 
+// lineRef is a line of a source by the source's builder-wide id: the
+// evidence table's index, cheaper to hash than a lineKey.
+type lineRef struct {
+	src  int32
+	line int
+}
+
 // place is where an evidence line was drawn, so a finding citing it is
 // drawn there too.
 type place struct {
@@ -138,12 +145,18 @@ type builder struct {
 	// them as the report lists them.
 	srcIdx   map[string]int
 	srcNames []string
-	lineIdx  map[lineKey]int
-	// lineKeys is the key of each line of m.Lines, to rebuild lineIdx
+	lineIdx  map[lineRef]int
+	// lineRefs is the key of each line of m.Lines, to rebuild lineIdx
 	// when the table is compacted.
-	lineKeys []lineKey
-	wall     *paneB
-	ht       *paneB
+	lineRefs []lineRef
+	// srcIDs numbers the sources for lineRef as first seen; unlike
+	// srcIdx it is never reordered. lastSrc and lastID are the source
+	// numbered last, since lines come in runs of one source.
+	srcIDs  map[string]int32
+	lastSrc string
+	lastID  int32
+	wall    *paneB
+	ht      *paneB
 	// places are where lines were drawn, in the order they were; a place
 	// lives while its anchor line is in the table.
 	places []placeRec
@@ -172,7 +185,9 @@ func newBuilder() *builder {
 	b := &builder{
 		m:       &Model{Counts: map[string]int{}, Sources: []string{}, Lines: []Line{}, Findings: []*Finding{}},
 		srcIdx:  map[string]int{},
-		lineIdx: map[lineKey]int{},
+		lineIdx: map[lineRef]int{},
+		srcIDs:  map[string]int32{},
+		lastID:  -1,
 		wall:    newPaneB(Wall, "Wall time", "times the log lines printed, as printed (no time-zone conversion); merged across sources"),
 		ht:      newPaneB(Hybrid, "Hybrid time", "YugabyteDB hybrid time, physical microseconds: MVCC dump entries, which print no wall time; each lane's rows are the entries in dump order, top to bottom"),
 		times:   map[string]*timeIndex{},
@@ -341,7 +356,7 @@ func (b *builder) src(s string) int {
 
 // line returns the index of an evidence line, adding it once.
 func (b *builder) line(src string, line int, text string) int {
-	k := lineKey{src, line}
+	k := lineRef{b.srcID(src), line}
 	if i, ok := b.lineIdx[k]; ok {
 		return i
 	}
@@ -353,9 +368,23 @@ func (b *builder) line(src string, line int, text string) int {
 		t = strings.Clone(t)
 	}
 	b.m.Lines = append(b.m.Lines, Line{Src: b.src(src), Line: line, Text: t})
-	b.lineKeys = append(b.lineKeys, k)
+	b.lineRefs = append(b.lineRefs, k)
 	b.lineIdx[k] = i
 	return i
+}
+
+// srcID is the lineRef number of source s.
+func (b *builder) srcID(s string) int32 {
+	if b.lastID >= 0 && s == b.lastSrc {
+		return b.lastID
+	}
+	id, ok := b.srcIDs[s]
+	if !ok {
+		id = int32(len(b.srcIDs))
+		b.srcIDs[s] = id
+	}
+	b.lastSrc, b.lastID = s, id
+	return id
 }
 
 // evLine is the evidence index of an event's first line.

@@ -283,15 +283,15 @@ func (b *builder) compact() {
 	})
 	remap := make([]int, len(b.m.Lines))
 	lines := make([]Line, 0, len(b.m.Lines)/2)
-	keys := make([]lineKey, 0, len(b.m.Lines)/2)
-	idx := make(map[lineKey]int, len(b.m.Lines)/2)
+	keys := make([]lineRef, 0, len(b.m.Lines)/2)
+	idx := make(map[lineRef]int, len(b.m.Lines)/2)
 	for i, l := range b.m.Lines {
 		remap[i] = -1
 		if used[i] {
 			remap[i] = len(lines)
-			idx[b.lineKeys[i]] = len(lines)
+			idx[b.lineRefs[i]] = len(lines)
 			lines = append(lines, l)
-			keys = append(keys, b.lineKeys[i])
+			keys = append(keys, b.lineRefs[i])
 		}
 	}
 	b.eachCitation(func(e *int) {
@@ -299,10 +299,10 @@ func (b *builder) compact() {
 			*e = remap[*e]
 		}
 	})
-	b.m.Lines, b.lineKeys, b.lineIdx = lines, keys, idx
+	b.m.Lines, b.lineRefs, b.lineIdx = lines, keys, idx
 	places := b.places[:0]
 	for _, p := range b.places {
-		if _, ok := idx[lineKey{p.src, p.anchor}]; ok {
+		if _, ok := idx[lineRef{b.srcID(p.src), p.anchor}]; ok {
 			places = append(places, p)
 		}
 	}

@@ -196,7 +196,20 @@ func TestFindingsKeptFarOverBudget(t *testing.T) {
 // holds at the end with the events it was given (heap-bytes: the
 // process's live heap) and the page (page-bytes).
 func BenchmarkWriterES(b *testing.B) {
-	events, rep, size := synthRun(b, synth.Options{System: "es", Size: 32 << 20, Seed: 7, Peers: 3})
+	benchWriter(b, synth.Options{System: "es", Size: 32 << 20, Seed: 7, Peers: 3})
+}
+
+// BenchmarkWriterRaftHeavy is BenchmarkWriterES on a generated tserver
+// log with half its lines Raft and lease lines: a term band, role marks
+// and lease bands per election on every replica.
+func BenchmarkWriterRaftHeavy(b *testing.B) {
+	o := synth.Realistic("yb", 32<<20, 7)
+	o.RaftShare = 0.5
+	benchWriter(b, o)
+}
+
+func benchWriter(b *testing.B, o synth.Options) {
+	events, rep, size := synthRun(b, o)
 	b.SetBytes(int64(size))
 	b.ReportAllocs()
 	b.ResetTimer()

@@ -297,7 +297,7 @@ func (y *ybBuilder) event(e parse.Event) bool {
 // setRole starts a new term/role band when (term, role) changes.
 func (y *ybBuilder) setRole(p *ybPeer, term int64, role string, e parse.Event) {
 	if term == p.term && role == p.roleName {
-		if p.role >= 0 {
+		if p.role >= 0 && len(p.wall.Bands[p.role].Ev) < maxEvidence {
 			p.wall.Bands[p.role].Ev = addEv(p.wall.Bands[p.role].Ev, y.b.evLine(e))
 		}
 		return
