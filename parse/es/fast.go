@@ -26,11 +26,19 @@ import (
 
 // timeCache remembers the minute of the last pattern-layout time read, so
 // the common case costs a comparison and a few digit reads instead of a
-// time.Parse.
+// time.Parse, and the whole of the last time read: a busy TRACE log prints
+// dozens of lines in one millisecond, which then cost three word
+// comparisons.
 type timeCache struct {
-	key  [16]byte // `yyyy-MM-ddTHH:mm`
-	base time.Time
-	ok   bool
+	// key is the minute, `yyyy-MM-ddTHH:mm`, as two little-endian words.
+	key0, key1 uint64
+	base       time.Time
+	ok         bool
+	// tail is the last time's `:ss,SSS` (its last eight bytes, from the
+	// minute's last digit) and last its value, valid when lastOK.
+	tail   uint64
+	last   time.Time
+	lastOK bool
 }
 
 // parse reads a time exactly as parseTime does; the pattern layouts'
@@ -41,13 +49,21 @@ func cachedTime[T string | []byte](c *timeCache, ts T) (time.Time, bool) {
 	if c == nil || len(ts) != 23 || ts[10] != 'T' {
 		return parseTime(string(ts))
 	}
-	if c.ok && ts[16] == ':' && string(ts[:16]) == string(c.key[:]) &&
-		isDigit(ts[17]) && isDigit(ts[18]) && (ts[19] == ',' || ts[19] == '.') &&
-		isDigit(ts[20]) && isDigit(ts[21]) && isDigit(ts[22]) {
-		sec := int(ts[17]-'0')*10 + int(ts[18]-'0')
-		if sec < 60 {
-			ms := int(ts[20]-'0')*100 + int(ts[21]-'0')*10 + int(ts[22]-'0')
-			return c.base.Add(time.Duration(sec)*time.Second + time.Duration(ms)*time.Millisecond), true
+	k0, k1 := le64(ts, 0), le64(ts, 8)
+	if c.ok && k0 == c.key0 && k1 == c.key1 && ts[16] == ':' {
+		tail := le64(ts, 15)
+		if c.lastOK && tail == c.tail {
+			return c.last, true
+		}
+		if isDigit(ts[17]) && isDigit(ts[18]) && (ts[19] == ',' || ts[19] == '.') &&
+			isDigit(ts[20]) && isDigit(ts[21]) && isDigit(ts[22]) {
+			sec := int(ts[17]-'0')*10 + int(ts[18]-'0')
+			if sec < 60 {
+				ms := int(ts[20]-'0')*100 + int(ts[21]-'0')*10 + int(ts[22]-'0')
+				t := c.base.Add(time.Duration(sec)*time.Second + time.Duration(ms)*time.Millisecond)
+				c.tail, c.last, c.lastOK = tail, t, true
+				return t, true
+			}
 		}
 	}
 	t, ok := parseTime(string(ts))
@@ -56,10 +72,18 @@ func cachedTime[T string | []byte](c *timeCache, ts T) (time.Time, bool) {
 	}
 	if ts[16] == ':' {
 		c.base = t.Add(-time.Duration(t.Second())*time.Second - time.Duration(t.Nanosecond()))
-		copy(c.key[:], ts[:16])
-		c.ok = true
+		c.key0, c.key1, c.ok = k0, k1, true
+		c.tail, c.last, c.lastOK = le64(ts, 15), t, true
 	}
 	return t, true
+}
+
+// le64 reads the eight bytes of s from i as a little-endian word (the
+// compiler makes it one load).
+func le64[T string | []byte](s T, i int) uint64 {
+	_ = s[i+7]
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }

@@ -292,8 +292,17 @@ func TestTimeCacheMatchesParse(t *testing.T) {
 		}
 	}
 	base := time.Date(2019, 12, 31, 23, 58, 0, 0, time.UTC)
+	prev := ""
 	for range 20000 {
-		base = base.Add(time.Duration(rng.IntN(90_000)) * time.Millisecond)
+		// Steps of up to 90s, a third of them none (a busy log prints
+		// many lines in one millisecond), and now and then the time
+		// before again.
+		if rng.IntN(3) > 0 {
+			base = base.Add(time.Duration(rng.IntN(90_000)) * time.Millisecond)
+		}
+		if prev != "" && rng.IntN(10) == 0 {
+			check(prev)
+		}
 		ts := []byte(base.Format("2006-01-02T15:04:05,000"))
 		switch rng.IntN(8) {
 		case 0:
@@ -305,9 +314,15 @@ func TestTimeCacheMatchesParse(t *testing.T) {
 			ts[17], ts[18] = '6', byte('0'+rng.IntN(10))
 		}
 		check(string(ts))
+		prev = string(ts)
 	}
 	for _, ts := range []string{"2020-02-29T23:59:59,999", "2019-02-29T10:00:00,000", "2020-02-29T24:00:00,113",
-		"2020-13-01T00:00:00,000", "2023-10-04T10:00:00,000Z", "2023-10-04 10:00:00,000", "2023-10-04T10:00:00.000Z"} {
+		"2020-13-01T00:00:00,000", "2023-10-04T10:00:00,000Z",
+		// One second and millisecond in another minute, hour and day,
+		// and back: the last time is only the same time in its minute.
+		"2021-05-06T07:08:09,010", "2021-05-06T07:09:09,010", "2021-05-06T08:09:09,010", "2021-05-07T08:09:09,010",
+		"2021-05-07T08:09:09.010", "2021-05-06T07:08:09,010", "2021-05-06T07:08:09,010", "2021-05-06T07:08:60,010",
+		"2021-05-06T07:08:09,010", "2023-10-04 10:00:00,000", "2023-10-04T10:00:00.000Z"} {
 		check(ts)
 	}
 }
