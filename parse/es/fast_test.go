@@ -383,6 +383,12 @@ func TestPhraseSetExact(t *testing.T) {
 			}
 		}
 	}
+	// The short phrases, found by an anchor byte: the anchor repeated
+	// before the phrase, at the text's ends, the phrase cut.
+	for _, text := range []string{"EEError", "Erro", "rror", "Error", "xError:", "nodes nodes:", "nodes", "odes:", "noop noop (",
+		"(noop (", "noop", "abab", "b ab", "a", "xyz xyz1", "1xyz1", "xyz"} {
+		require.Equal(t, containsAny([]byte(text), phrases), set.in([]byte(text)), "%q", text)
+	}
 	alphabet := "abcdefghijklmnopqrstuvwxyz [](){}:-,#=0123456789ECIS"
 	for range 20000 {
 		n := rng.IntN(80)
