@@ -687,43 +687,57 @@ func hasAt(b []byte, at int, s string) bool {
 }
 
 // cleanAllocation accepts an allocation id (URL-safe base64 in practice)
-// that holds none of the words the general path looks for after it.
+// that holds none of the words the general path looks for after it. The
+// common byte costs a table load and a compare: only o, p, f and r, which
+// start the words, are looked at further.
 func cleanAllocation(a []byte) bool {
 	for i, c := range a {
-		if !isIDByte[c] {
-			return false
-		}
-		// Only the second byte is tested before the whole word, so the
-		// common case is a table load and a compare.
-		if i+1 < len(a) {
-			switch c {
-			case 'o':
-				if n := a[i+1]; (n == 'r' && bytes.HasPrefix(a[i:], []byte("origin"))) ||
-					(n == 'p' && bytes.HasPrefix(a[i:], []byte("operationPrimaryTerm"))) {
-					return false
-				}
-			case 'p':
-				if a[i+1] == 'r' && bytes.HasPrefix(a[i:], []byte("primaryTerm")) {
-					return false
-				}
-			case 'f':
-				if a[i+1] == 'a' && bytes.HasPrefix(a[i:], []byte("failure")) {
-					return false
-				}
-			case 'r':
-				if a[i+1] == 'e' && bytes.HasPrefix(a[i:], []byte("result-")) {
-					return false
-				}
+		if k := idClass[c]; k != idPlain {
+			if k == idNot || wordAt(a[i:]) {
+				return false
 			}
 		}
 	}
 	return true
 }
 
-// isIDByte is the URL-safe base64 alphabet.
-var isIDByte = func() (t [256]bool) {
+// wordAt reports whether a, which opens with a byte of class idWord,
+// opens with one of the words: the second byte is tested before the
+// whole word.
+func wordAt(a []byte) bool {
+	if len(a) < 2 {
+		return false
+	}
+	switch n := a[1]; a[0] {
+	case 'o':
+		return n == 'r' && bytes.HasPrefix(a, []byte("origin")) ||
+			n == 'p' && bytes.HasPrefix(a, []byte("operationPrimaryTerm"))
+	case 'p':
+		return n == 'r' && bytes.HasPrefix(a, []byte("primaryTerm"))
+	case 'f':
+		return n == 'a' && bytes.HasPrefix(a, []byte("failure"))
+	case 'r':
+		return n == 'e' && bytes.HasPrefix(a, []byte("result-"))
+	}
+	return false
+}
+
+// The classes of idClass.
+const (
+	idNot   = iota // not in the alphabet
+	idPlain        // in the alphabet
+	idWord         // in the alphabet, and the first byte of a word
+)
+
+// idClass classes the bytes of the URL-safe base64 alphabet.
+var idClass = func() (t [256]uint8) {
 	for c := range 256 {
-		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' {
+			t[c] = idPlain
+		}
+	}
+	for _, c := range "opfr" {
+		t[c] = idWord
 	}
 	return t
 }()

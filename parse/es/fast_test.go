@@ -421,3 +421,31 @@ func FuzzPhraseSet(f *testing.F) {
 		}
 	})
 }
+
+// TestCleanAllocationIsPlainSearch holds the byte walk to its meaning: every
+// byte in the URL-safe base64 alphabet and none of the words the general
+// path searches for after an allocation id anywhere in it.
+func TestCleanAllocationIsPlainSearch(t *testing.T) {
+	words := []string{"origin", "operationPrimaryTerm", "primaryTerm", "failure", "result-"}
+	plain := func(a []byte) bool {
+		for _, c := range a {
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+				return false
+			}
+		}
+		return !containsAny(a, words)
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	parts := append([]string{"o", "p", "f", "r", "e", "a", "A", "z", "0", "_", "-", " ", "]", "\xff", "originx", "resultx"}, words...)
+	for range 20000 {
+		var a []byte
+		for range rng.IntN(8) {
+			p := parts[rng.IntN(len(parts))]
+			if rng.IntN(3) == 0 {
+				p = p[:rng.IntN(len(p)+1)]
+			}
+			a = append(a, p...)
+		}
+		require.Equal(t, plain(a), cleanAllocation(a), "%q", a)
+	}
+}
