@@ -178,7 +178,10 @@ func (p *phraseSet) in(b []byte) bool {
 // what ownLine says of the line. It is only asked with no block open and
 // without user alarm phrases (a line holding one is read in full).
 func (d *decoder) fastDecline(b []byte) (owned, ok bool) {
-	at, _ := prefixEnd(b)
+	at := 0
+	if !plainPatternStart(b) {
+		at, _ = prefixEnd(b)
+	}
 	s := b[at:]
 	// `[yyyy-MM-ddTHH:mm:ss,SSS][LEVEL][logger]`, no bracket inside a
 	// field, so that the general path's bracket reads the same three.
@@ -190,7 +193,7 @@ func (d *decoder) fastDecline(b []byte) (owned, ok bool) {
 	if l1 < 0 {
 		return false, false
 	}
-	i := litAt(s, l1, "][")
+	i := pairAt(s, l1, ']', '[')
 	if i < 0 {
 		return false, false
 	}
@@ -215,4 +218,15 @@ func (d *decoder) fastDecline(b []byte) (owned, ok bool) {
 		d.ctx = env.where
 	}
 	return patternStart(s), true
+}
+
+// plainPatternStart reports whether b opens as `[dddd...,ddd][`, a
+// pattern-layout time with its fraction (any 23 bytes between brackets
+// whose first is a digit and whose last four are `,ddd` or `.ddd`), where
+// prefixEnd finds no prefix: a bracketed console time would close with
+// `] `, and `[junit4] ` holds no digit. It spares the common line the
+// prefix readers.
+func plainPatternStart(b []byte) bool {
+	return len(b) > 25 && b[0] == '[' && isDigit(b[1]) && b[24] == ']' && b[25] == '[' &&
+		(b[20] == ',' || b[20] == '.') && isDigit(b[21]) && isDigit(b[22]) && isDigit(b[23])
 }

@@ -433,14 +433,14 @@ func (d *decoder) fastEnvelope(b []byte) (env fastEnvelope, ok bool) {
 		i++
 		glued = false
 	}
-	if i = litAt(b, i, "["); i < 0 {
+	if i = byteAt(b, i, '['); i < 0 {
 		return env, false
 	}
 	env.index0 = i
 	if env.index1 = textAt(b, i); env.index1 < 0 {
 		return env, false
 	}
-	if i = litAt(b, env.index1, "]["); i < 0 {
+	if i = pairAt(b, env.index1, ']', '['); i < 0 {
 		return env, false
 	}
 	if i < len(b) && b[i] == '-' {
@@ -451,7 +451,7 @@ func (d *decoder) fastEnvelope(b []byte) (env fastEnvelope, ok bool) {
 	if i < 0 {
 		return env, false
 	}
-	if i = litAt(b, i, "] "); i < 0 || env.index1 == env.index0 || sh > 1<<30 || glued && allDigits(b[env.index0:env.index1]) {
+	if i = pairAt(b, i, ']', ' '); i < 0 || env.index1 == env.index0 || sh > 1<<30 || glued && allDigits(b[env.index0:env.index1]) {
 		// A glued marker whose index is all digits would make the
 		// general path read the node bracket as the index.
 		return env, false
@@ -598,6 +598,23 @@ func litAt(b []byte, i int, s string) int {
 	return i + len(s)
 }
 
+// byteAt is litAt for a literal of one byte, c, compared as a byte (a
+// string comparison is a call).
+func byteAt(b []byte, i int, c byte) int {
+	if i >= len(b) || b[i] != c {
+		return -1
+	}
+	return i + 1
+}
+
+// pairAt is litAt for the two bytes c0 c1.
+func pairAt(b []byte, i int, c0, c1 byte) int {
+	if i+1 >= len(b) || b[i] != c0 || b[i+1] != c1 {
+		return -1
+	}
+	return i + 2
+}
+
 // textAt is scanner.text: the index of the first ']' from i, or -1 when
 // a '[' or the end comes first.
 func textAt(b []byte, i int) int {
@@ -623,13 +640,11 @@ func numAt(b []byte, i int) (int64, int) {
 	start := i
 	var n int64
 	for i < len(b) && isDigit(b[i]) {
-		if i-start == 18 {
-			return 0, -1
-		}
+		// Past 18 digits n wraps, and is refused below.
 		n = n*10 + int64(b[i]-'0')
 		i++
 	}
-	if i == start {
+	if i == start || i-start > 18 {
 		return 0, -1
 	}
 	if neg {
@@ -660,7 +675,7 @@ func fastTracker(f *fastMsg, b []byte, at int) {
 		if f.to, i = numAt(b, i); i < 0 {
 			return
 		}
-		if i = litAt(b, i, "]"); i == len(b) && cleanAllocation(b[f.a0:f.a1]) {
+		if i = byteAt(b, i, ']'); i == len(b) && cleanAllocation(b[f.a0:f.a1]) {
 			f.kind = fastLCP
 		}
 	case hasAt(b, at, "updated global checkpoint to ["), hasAt(b, at, "global checkpoint updated to ["):

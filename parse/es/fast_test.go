@@ -449,3 +449,29 @@ func TestCleanAllocationIsPlainSearch(t *testing.T) {
 		require.Equal(t, plain(a), cleanAllocation(a), "%q", a)
 	}
 }
+
+// TestPlainPatternStartHasNoPrefix: where the decline path skips the prefix
+// readers, they would have found no prefix. The lines are pattern-layout
+// opens with their bytes changed one at a time to what a prefix is made
+// of (console times, runner streams, junit4, escapes).
+func TestPlainPatternStartHasNoPrefix(t *testing.T) {
+	opens := []string{"[2023-10-04T10:00:00,000][INFO ][o.e.n.Node] [n] started",
+		"[2023-10-04T10:00:00.000][WARN ][o.e.n.Node] [n] started",
+		"[2023-10-04T10:00:00,000Z] [2023-10-04T10:00:00,000][INFO ][o.e.n.Node] [n] x",
+		"[junit4] [2023-10-04T10:00:00,000][INFO ][o.e.n.Node] [n] x"}
+	bytesOf := "[]0123456789,.:-TZ+ >1jun4\x1b\xc2\xbbU"
+	rng := rand.New(rand.NewPCG(11, 12))
+	plain := 0
+	for range 50000 {
+		b := []byte(opens[rng.IntN(len(opens))])
+		for range 1 + rng.IntN(3) {
+			b[rng.IntN(30)] = bytesOf[rng.IntN(len(bytesOf))]
+		}
+		if plainPatternStart(b) {
+			plain++
+			at, _ := prefixEnd(b)
+			require.Zero(t, at, "%q", b)
+		}
+	}
+	assert.Greater(t, plain, 1000)
+}
