@@ -2,6 +2,8 @@ package es
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"strings"
 	"time"
 
@@ -616,8 +618,23 @@ func pairAt(b []byte, i int, c0, c1 byte) int {
 }
 
 // textAt is scanner.text: the index of the first ']' from i, or -1 when
-// a '[' or the end comes first.
+// a '[' or the end comes first. It reads eight bytes at a time, finding
+// the first bracket of either kind with the zero-byte test on the word
+// xored with each (a borrow only marks bytes above a true match, so the
+// lowest mark is the first bracket); the last few bytes go one by one.
 func textAt(b []byte, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(b); i += 8 {
+		v := binary.LittleEndian.Uint64(b[i:])
+		x, y := v^(']'*ones), v^('['*ones)
+		if m := ((x-ones)&^x | (y-ones)&^y) & highs; m != 0 {
+			j := i + bits.TrailingZeros64(m)/8
+			if b[j] == ']' {
+				return j
+			}
+			return -1
+		}
+	}
 	for ; i < len(b); i++ {
 		switch b[i] {
 		case ']':

@@ -475,3 +475,36 @@ func TestPlainPatternStartHasNoPrefix(t *testing.T) {
 	}
 	assert.Greater(t, plain, 1000)
 }
+
+// TestTextAtIsByteWalk holds the word-at-a-time bracket search to a walk
+// byte by byte: every start in texts of every length up to 40 whose
+// bytes are mostly brackets' neighbours in the byte order (\, ^, Z, Y,
+// _) and bytes with the high bit, where a zero-byte test would slip.
+func TestTextAtIsByteWalk(t *testing.T) {
+	walk := func(b []byte, i int) int {
+		for ; i < len(b); i++ {
+			switch b[i] {
+			case ']':
+				return i
+			case '[':
+				return -1
+			}
+		}
+		return -1
+	}
+	alphabet := []byte("[]\\^ZY_\x5c\xdb\xdd\x00\x01az09")
+	rng := rand.New(rand.NewPCG(13, 14))
+	for range 20000 {
+		b := make([]byte, rng.IntN(41))
+		for k := range b {
+			if rng.IntN(4) == 0 {
+				b[k] = alphabet[rng.IntN(len(alphabet))]
+			} else {
+				b[k] = alphabet[2+rng.IntN(len(alphabet)-2)]
+			}
+		}
+		for i := 0; i <= len(b); i++ {
+			require.Equal(t, walk(b, i), textAt(b, i), "%q from %d", b, i)
+		}
+	}
+}
