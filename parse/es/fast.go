@@ -497,11 +497,11 @@ func fastOp(f *fastMsg, b []byte, at int) {
 	r := scanner{b: b, i: at, ok: true}
 	var word string
 	switch {
-	case hasAt(b, at, "index ["):
+	case len(b)-at >= len(litIndex) && string(b[at:at+len(litIndex)]) == litIndex:
 		word = "index"
-	case hasAt(b, at, "index-done ["):
+	case len(b)-at >= len(litIndexDone) && string(b[at:at+len(litIndexDone)]) == litIndexDone:
 		word = "index-done"
-	case hasAt(b, at, "delete ["):
+	case len(b)-at >= len(litDelete) && string(b[at:at+len(litDelete)]) == litDelete:
 		word = "delete"
 	default:
 		return
@@ -530,9 +530,10 @@ func fastOp(f *fastMsg, b []byte, at int) {
 	// 7.x+: read with a plain index rather than the scanner, whose
 	// fields live in memory across its calls; the steps are the same.
 	i := r.i
-	if i = litAt(b, i, " seq# ["); i < 0 {
+	if len(b)-i < len(litSeq) || string(b[i:i+len(litSeq)]) != litSeq {
 		return
 	}
+	i += len(litSeq)
 	if f.seq, i = numAt(b, i); i < 0 {
 		return
 	}
@@ -543,9 +544,10 @@ func fastOp(f *fastMsg, b []byte, at int) {
 	if f.a1 = textAt(b, i); f.a1 < 0 {
 		return
 	}
-	if i = litAt(b, f.a1, "]] primaryTerm ["); i < 0 {
+	if i = f.a1; len(b)-i < len(litPrimaryTerm) || string(b[i:i+len(litPrimaryTerm)]) != litPrimaryTerm {
 		return
 	}
+	i += len(litPrimaryTerm)
 	if f.term, i = numAt(b, i); i < 0 {
 		return
 	}
@@ -555,9 +557,10 @@ func fastOp(f *fastMsg, b []byte, at int) {
 	if f.opt, i = numAt(b, i); i < 0 {
 		return
 	}
-	if i = litAt(b, i, "] origin ["); i < 0 {
+	if len(b)-i < len(litOrigin) || string(b[i:i+len(litOrigin)]) != litOrigin {
 		return
 	}
+	i += len(litOrigin)
 	f.o0 = i
 	if f.o1 = textAt(b, i); f.o1 < 0 {
 		return
@@ -568,21 +571,24 @@ func fastOp(f *fastMsg, b []byte, at int) {
 	}
 	f.done = word == "index-done"
 	if f.done {
-		if i = litAt(b, i, " result-seq# ["); i < 0 {
+		if len(b)-i < len(litResultSeq) || string(b[i:i+len(litResultSeq)]) != litResultSeq {
 			return
 		}
+		i += len(litResultSeq)
 		if f.seq, i = numAt(b, i); i < 0 {
 			return
 		}
-		if i = litAt(b, i, "] result-term ["); i < 0 {
+		if len(b)-i < len(litResultTerm) || string(b[i:i+len(litResultTerm)]) != litResultTerm {
 			return
 		}
+		i += len(litResultTerm)
 		if f.term, i = numAt(b, i); i < 0 {
 			return
 		}
-		if i = litAt(b, i, "] failure ["); i < 0 {
+		if len(b)-i < len(litFailure) || string(b[i:i+len(litFailure)]) != litFailure {
 			return
 		}
+		i += len(litFailure)
 		f.f0 = i
 		if f.f1 = textAt(b, i); f.f1 < 0 {
 			return
@@ -598,6 +604,23 @@ func fastOp(f *fastMsg, b []byte, at int) {
 	}
 	f.kind = fastOp7
 }
+
+// The literals of the op and tracker shapes up to 16 bytes long, compared
+// where they are used: with the constant in sight the compiler compares a
+// word or two, where a comparison through litAt is a call to memequal.
+const (
+	litIndex       = "index ["
+	litIndexDone   = "index-done ["
+	litDelete      = "delete ["
+	litSeq         = " seq# ["
+	litPrimaryTerm = "]] primaryTerm ["
+	litOrigin      = "] origin ["
+	litResultSeq   = " result-seq# ["
+	litResultTerm  = "] result-term ["
+	litFailure     = "] failure ["
+	litFrom        = "] from ["
+	litTo          = "] to ["
+)
 
 // litAt is scanner.lit with the index in hand: the index after s at i,
 // or -1.
@@ -688,15 +711,17 @@ func fastTracker(f *fastMsg, b []byte, at int) {
 		if f.a1 = textAt(b, i); f.a1 < 0 {
 			return
 		}
-		if i = litAt(b, f.a1, "] from ["); i < 0 {
+		if i = f.a1; len(b)-i < len(litFrom) || string(b[i:i+len(litFrom)]) != litFrom {
 			return
 		}
+		i += len(litFrom)
 		if f.from, i = numAt(b, i); i < 0 {
 			return
 		}
-		if i = litAt(b, i, "] to ["); i < 0 {
+		if len(b)-i < len(litTo) || string(b[i:i+len(litTo)]) != litTo {
 			return
 		}
+		i += len(litTo)
 		if f.to, i = numAt(b, i); i < 0 {
 			return
 		}
