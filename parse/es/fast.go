@@ -375,19 +375,22 @@ func (d *decoder) endLine() {
 // an optional runner prefix, for TRACE, DEBUG and INFO lines of the
 // IndexShard and ReplicationTracker loggers.
 func (d *decoder) fastEnvelope(b []byte) (env fastEnvelope, ok bool) {
-	// stripRunner, on bytes.
+	// stripRunner, on bytes, for a line that does not open with the
+	// time's bracket.
 	p := 0
-	for p < len(b) && (b[p] == ' ' || b[p] == '\t') {
-		p++
-	}
-	q := p
-	for q < len(b) && q-p < 3 && isDigit(b[q]) {
-		q++
-	}
-	if q > p && q+1 < len(b) && b[q] == '>' && b[q+1] == ' ' {
-		p = q + 2
+	if len(b) > 0 && b[0] != '[' {
 		for p < len(b) && (b[p] == ' ' || b[p] == '\t') {
 			p++
+		}
+		q := p
+		for q < len(b) && q-p < 3 && isDigit(b[q]) {
+			q++
+		}
+		if q > p && q+1 < len(b) && b[q] == '>' && b[q+1] == ' ' {
+			p = q + 2
+			for p < len(b) && (b[p] == ' ' || b[p] == '\t') {
+				p++
+			}
 		}
 	}
 	// isPatternStart with a 23-byte time (no bracket inside it), and the
