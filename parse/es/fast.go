@@ -2,6 +2,8 @@ package es
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"strings"
 	"time"
 
@@ -26,28 +28,52 @@ import (
 
 // timeCache remembers the minute of the last pattern-layout time read, so
 // the common case costs a comparison and a few digit reads instead of a
-// time.Parse.
+// time.Parse, and the whole of the last time read: a busy TRACE log prints
+// dozens of lines in one millisecond, which then cost three word
+// comparisons.
 type timeCache struct {
-	key  [16]byte // `yyyy-MM-ddTHH:mm`
-	base time.Time
-	ok   bool
+	// key is the minute, `yyyy-MM-ddTHH:mm`, as two little-endian words.
+	key0, key1 uint64
+	base       time.Time
+	ok         bool
+	// tail is the last time's `:ss,SSS` (its last eight bytes, from the
+	// minute's last digit) and last its value, valid when lastOK.
+	tail   uint64
+	last   time.Time
+	lastOK bool
 }
 
 // parse reads a time exactly as parseTime does; the pattern layouts'
 // 23-byte `yyyy-MM-ddTHH:mm:ss,SSS` (or `.SSS`) goes through the cache.
-func (c *timeCache) parse(ts []byte) (time.Time, bool) { return cachedTime(c, ts) }
+// The last time again is tested here with three loads (the generic
+// cachedTime reads the words byte by byte).
+func (c *timeCache) parse(ts []byte) (time.Time, bool) {
+	if c.lastOK && len(ts) == 23 && binary.LittleEndian.Uint64(ts) == c.key0 &&
+		binary.LittleEndian.Uint64(ts[8:]) == c.key1 && binary.LittleEndian.Uint64(ts[15:]) == c.tail {
+		return c.last, true
+	}
+	return cachedTime(c, ts)
+}
 
 func cachedTime[T string | []byte](c *timeCache, ts T) (time.Time, bool) {
 	if c == nil || len(ts) != 23 || ts[10] != 'T' {
 		return parseTime(string(ts))
 	}
-	if c.ok && ts[16] == ':' && string(ts[:16]) == string(c.key[:]) &&
-		isDigit(ts[17]) && isDigit(ts[18]) && (ts[19] == ',' || ts[19] == '.') &&
-		isDigit(ts[20]) && isDigit(ts[21]) && isDigit(ts[22]) {
-		sec := int(ts[17]-'0')*10 + int(ts[18]-'0')
-		if sec < 60 {
-			ms := int(ts[20]-'0')*100 + int(ts[21]-'0')*10 + int(ts[22]-'0')
-			return c.base.Add(time.Duration(sec)*time.Second + time.Duration(ms)*time.Millisecond), true
+	k0, k1 := le64(ts, 0), le64(ts, 8)
+	if c.ok && k0 == c.key0 && k1 == c.key1 && ts[16] == ':' {
+		tail := le64(ts, 15)
+		if c.lastOK && tail == c.tail {
+			return c.last, true
+		}
+		if isDigit(ts[17]) && isDigit(ts[18]) && (ts[19] == ',' || ts[19] == '.') &&
+			isDigit(ts[20]) && isDigit(ts[21]) && isDigit(ts[22]) {
+			sec := int(ts[17]-'0')*10 + int(ts[18]-'0')
+			if sec < 60 {
+				ms := int(ts[20]-'0')*100 + int(ts[21]-'0')*10 + int(ts[22]-'0')
+				t := c.base.Add(time.Duration(sec)*time.Second + time.Duration(ms)*time.Millisecond)
+				c.tail, c.last, c.lastOK = tail, t, true
+				return t, true
+			}
 		}
 	}
 	t, ok := parseTime(string(ts))
@@ -56,10 +82,18 @@ func cachedTime[T string | []byte](c *timeCache, ts T) (time.Time, bool) {
 	}
 	if ts[16] == ':' {
 		c.base = t.Add(-time.Duration(t.Second())*time.Second - time.Duration(t.Nanosecond()))
-		copy(c.key[:], ts[:16])
-		c.ok = true
+		c.key0, c.key1, c.ok = k0, k1, true
+		c.tail, c.last, c.lastOK = le64(ts, 15), t, true
 	}
 	return t, true
+}
+
+// le64 reads the eight bytes of s from i as a little-endian word (the
+// compiler makes it one load).
+func le64[T string | []byte](s T, i int) uint64 {
+	_ = s[i+7]
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
@@ -341,19 +375,22 @@ func (d *decoder) endLine() {
 // an optional runner prefix, for TRACE, DEBUG and INFO lines of the
 // IndexShard and ReplicationTracker loggers.
 func (d *decoder) fastEnvelope(b []byte) (env fastEnvelope, ok bool) {
-	// stripRunner, on bytes.
+	// stripRunner, on bytes, for a line that does not open with the
+	// time's bracket.
 	p := 0
-	for p < len(b) && (b[p] == ' ' || b[p] == '\t') {
-		p++
-	}
-	q := p
-	for q < len(b) && q-p < 3 && isDigit(b[q]) {
-		q++
-	}
-	if q > p && q+1 < len(b) && b[q] == '>' && b[q+1] == ' ' {
-		p = q + 2
+	if len(b) > 0 && b[0] != '[' {
 		for p < len(b) && (b[p] == ' ' || b[p] == '\t') {
 			p++
+		}
+		q := p
+		for q < len(b) && q-p < 3 && isDigit(b[q]) {
+			q++
+		}
+		if q > p && q+1 < len(b) && b[q] == '>' && b[q+1] == ' ' {
+			p = q + 2
+			for p < len(b) && (b[p] == ' ' || b[p] == '\t') {
+				p++
+			}
 		}
 	}
 	// isPatternStart with a 23-byte time (no bracket inside it), and the
@@ -409,14 +446,14 @@ func (d *decoder) fastEnvelope(b []byte) (env fastEnvelope, ok bool) {
 		i++
 		glued = false
 	}
-	if i = litAt(b, i, "["); i < 0 {
+	if i = byteAt(b, i, '['); i < 0 {
 		return env, false
 	}
 	env.index0 = i
 	if env.index1 = textAt(b, i); env.index1 < 0 {
 		return env, false
 	}
-	if i = litAt(b, env.index1, "]["); i < 0 {
+	if i = pairAt(b, env.index1, ']', '['); i < 0 {
 		return env, false
 	}
 	if i < len(b) && b[i] == '-' {
@@ -427,7 +464,7 @@ func (d *decoder) fastEnvelope(b []byte) (env fastEnvelope, ok bool) {
 	if i < 0 {
 		return env, false
 	}
-	if i = litAt(b, i, "] "); i < 0 || env.index1 == env.index0 || sh > 1<<30 || glued && allDigits(b[env.index0:env.index1]) {
+	if i = pairAt(b, i, ']', ' '); i < 0 || env.index1 == env.index0 || sh > 1<<30 || glued && allDigits(b[env.index0:env.index1]) {
 		// A glued marker whose index is all digits would make the
 		// general path read the node bracket as the index.
 		return env, false
@@ -463,11 +500,11 @@ func fastOp(f *fastMsg, b []byte, at int) {
 	r := scanner{b: b, i: at, ok: true}
 	var word string
 	switch {
-	case hasAt(b, at, "index ["):
+	case len(b)-at >= len(litIndex) && string(b[at:at+len(litIndex)]) == litIndex:
 		word = "index"
-	case hasAt(b, at, "index-done ["):
+	case len(b)-at >= len(litIndexDone) && string(b[at:at+len(litIndexDone)]) == litIndexDone:
 		word = "index-done"
-	case hasAt(b, at, "delete ["):
+	case len(b)-at >= len(litDelete) && string(b[at:at+len(litDelete)]) == litDelete:
 		word = "delete"
 	default:
 		return
@@ -496,9 +533,10 @@ func fastOp(f *fastMsg, b []byte, at int) {
 	// 7.x+: read with a plain index rather than the scanner, whose
 	// fields live in memory across its calls; the steps are the same.
 	i := r.i
-	if i = litAt(b, i, " seq# ["); i < 0 {
+	if len(b)-i < len(litSeq) || string(b[i:i+len(litSeq)]) != litSeq {
 		return
 	}
+	i += len(litSeq)
 	if f.seq, i = numAt(b, i); i < 0 {
 		return
 	}
@@ -509,9 +547,10 @@ func fastOp(f *fastMsg, b []byte, at int) {
 	if f.a1 = textAt(b, i); f.a1 < 0 {
 		return
 	}
-	if i = litAt(b, f.a1, "]] primaryTerm ["); i < 0 {
+	if i = f.a1; len(b)-i < len(litPrimaryTerm) || string(b[i:i+len(litPrimaryTerm)]) != litPrimaryTerm {
 		return
 	}
+	i += len(litPrimaryTerm)
 	if f.term, i = numAt(b, i); i < 0 {
 		return
 	}
@@ -521,9 +560,10 @@ func fastOp(f *fastMsg, b []byte, at int) {
 	if f.opt, i = numAt(b, i); i < 0 {
 		return
 	}
-	if i = litAt(b, i, "] origin ["); i < 0 {
+	if len(b)-i < len(litOrigin) || string(b[i:i+len(litOrigin)]) != litOrigin {
 		return
 	}
+	i += len(litOrigin)
 	f.o0 = i
 	if f.o1 = textAt(b, i); f.o1 < 0 {
 		return
@@ -534,21 +574,24 @@ func fastOp(f *fastMsg, b []byte, at int) {
 	}
 	f.done = word == "index-done"
 	if f.done {
-		if i = litAt(b, i, " result-seq# ["); i < 0 {
+		if len(b)-i < len(litResultSeq) || string(b[i:i+len(litResultSeq)]) != litResultSeq {
 			return
 		}
+		i += len(litResultSeq)
 		if f.seq, i = numAt(b, i); i < 0 {
 			return
 		}
-		if i = litAt(b, i, "] result-term ["); i < 0 {
+		if len(b)-i < len(litResultTerm) || string(b[i:i+len(litResultTerm)]) != litResultTerm {
 			return
 		}
+		i += len(litResultTerm)
 		if f.term, i = numAt(b, i); i < 0 {
 			return
 		}
-		if i = litAt(b, i, "] failure ["); i < 0 {
+		if len(b)-i < len(litFailure) || string(b[i:i+len(litFailure)]) != litFailure {
 			return
 		}
+		i += len(litFailure)
 		f.f0 = i
 		if f.f1 = textAt(b, i); f.f1 < 0 {
 			return
@@ -565,6 +608,23 @@ func fastOp(f *fastMsg, b []byte, at int) {
 	f.kind = fastOp7
 }
 
+// The literals of the op and tracker shapes up to 16 bytes long, compared
+// where they are used: with the constant in sight the compiler compares a
+// word or two, where a comparison through litAt is a call to memequal.
+const (
+	litIndex       = "index ["
+	litIndexDone   = "index-done ["
+	litDelete      = "delete ["
+	litSeq         = " seq# ["
+	litPrimaryTerm = "]] primaryTerm ["
+	litOrigin      = "] origin ["
+	litResultSeq   = " result-seq# ["
+	litResultTerm  = "] result-term ["
+	litFailure     = "] failure ["
+	litFrom        = "] from ["
+	litTo          = "] to ["
+)
+
 // litAt is scanner.lit with the index in hand: the index after s at i,
 // or -1.
 func litAt(b []byte, i int, s string) int {
@@ -574,9 +634,41 @@ func litAt(b []byte, i int, s string) int {
 	return i + len(s)
 }
 
+// byteAt is litAt for a literal of one byte, c, compared as a byte (a
+// string comparison is a call).
+func byteAt(b []byte, i int, c byte) int {
+	if i >= len(b) || b[i] != c {
+		return -1
+	}
+	return i + 1
+}
+
+// pairAt is litAt for the two bytes c0 c1.
+func pairAt(b []byte, i int, c0, c1 byte) int {
+	if i+1 >= len(b) || b[i] != c0 || b[i+1] != c1 {
+		return -1
+	}
+	return i + 2
+}
+
 // textAt is scanner.text: the index of the first ']' from i, or -1 when
-// a '[' or the end comes first.
+// a '[' or the end comes first. It reads eight bytes at a time, finding
+// the first bracket of either kind with the zero-byte test on the word
+// xored with each (a borrow only marks bytes above a true match, so the
+// lowest mark is the first bracket); the last few bytes go one by one.
 func textAt(b []byte, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(b); i += 8 {
+		v := binary.LittleEndian.Uint64(b[i:])
+		x, y := v^(']'*ones), v^('['*ones)
+		if m := ((x-ones)&^x | (y-ones)&^y) & highs; m != 0 {
+			j := i + bits.TrailingZeros64(m)/8
+			if b[j] == ']' {
+				return j
+			}
+			return -1
+		}
+	}
 	for ; i < len(b); i++ {
 		switch b[i] {
 		case ']':
@@ -599,13 +691,11 @@ func numAt(b []byte, i int) (int64, int) {
 	start := i
 	var n int64
 	for i < len(b) && isDigit(b[i]) {
-		if i-start == 18 {
-			return 0, -1
-		}
+		// Past 18 digits n wraps, and is refused below.
 		n = n*10 + int64(b[i]-'0')
 		i++
 	}
-	if i == start {
+	if i == start || i-start > 18 {
 		return 0, -1
 	}
 	if neg {
@@ -624,19 +714,21 @@ func fastTracker(f *fastMsg, b []byte, at int) {
 		if f.a1 = textAt(b, i); f.a1 < 0 {
 			return
 		}
-		if i = litAt(b, f.a1, "] from ["); i < 0 {
+		if i = f.a1; len(b)-i < len(litFrom) || string(b[i:i+len(litFrom)]) != litFrom {
 			return
 		}
+		i += len(litFrom)
 		if f.from, i = numAt(b, i); i < 0 {
 			return
 		}
-		if i = litAt(b, i, "] to ["); i < 0 {
+		if len(b)-i < len(litTo) || string(b[i:i+len(litTo)]) != litTo {
 			return
 		}
+		i += len(litTo)
 		if f.to, i = numAt(b, i); i < 0 {
 			return
 		}
-		if i = litAt(b, i, "]"); i == len(b) && cleanAllocation(b[f.a0:f.a1]) {
+		if i = byteAt(b, i, ']'); i == len(b) && cleanAllocation(b[f.a0:f.a1]) {
 			f.kind = fastLCP
 		}
 	case hasAt(b, at, "updated global checkpoint to ["), hasAt(b, at, "global checkpoint updated to ["):
@@ -663,43 +755,57 @@ func hasAt(b []byte, at int, s string) bool {
 }
 
 // cleanAllocation accepts an allocation id (URL-safe base64 in practice)
-// that holds none of the words the general path looks for after it.
+// that holds none of the words the general path looks for after it. The
+// common byte costs a table load and a compare: only o, p, f and r, which
+// start the words, are looked at further.
 func cleanAllocation(a []byte) bool {
 	for i, c := range a {
-		if !isIDByte[c] {
-			return false
-		}
-		// Only the second byte is tested before the whole word, so the
-		// common case is a table load and a compare.
-		if i+1 < len(a) {
-			switch c {
-			case 'o':
-				if n := a[i+1]; (n == 'r' && bytes.HasPrefix(a[i:], []byte("origin"))) ||
-					(n == 'p' && bytes.HasPrefix(a[i:], []byte("operationPrimaryTerm"))) {
-					return false
-				}
-			case 'p':
-				if a[i+1] == 'r' && bytes.HasPrefix(a[i:], []byte("primaryTerm")) {
-					return false
-				}
-			case 'f':
-				if a[i+1] == 'a' && bytes.HasPrefix(a[i:], []byte("failure")) {
-					return false
-				}
-			case 'r':
-				if a[i+1] == 'e' && bytes.HasPrefix(a[i:], []byte("result-")) {
-					return false
-				}
+		if k := idClass[c]; k != idPlain {
+			if k == idNot || wordAt(a[i:]) {
+				return false
 			}
 		}
 	}
 	return true
 }
 
-// isIDByte is the URL-safe base64 alphabet.
-var isIDByte = func() (t [256]bool) {
+// wordAt reports whether a, which opens with a byte of class idWord,
+// opens with one of the words: the second byte is tested before the
+// whole word.
+func wordAt(a []byte) bool {
+	if len(a) < 2 {
+		return false
+	}
+	switch n := a[1]; a[0] {
+	case 'o':
+		return n == 'r' && bytes.HasPrefix(a, []byte("origin")) ||
+			n == 'p' && bytes.HasPrefix(a, []byte("operationPrimaryTerm"))
+	case 'p':
+		return n == 'r' && bytes.HasPrefix(a, []byte("primaryTerm"))
+	case 'f':
+		return n == 'a' && bytes.HasPrefix(a, []byte("failure"))
+	case 'r':
+		return n == 'e' && bytes.HasPrefix(a, []byte("result-"))
+	}
+	return false
+}
+
+// The classes of idClass.
+const (
+	idNot   = iota // not in the alphabet
+	idPlain        // in the alphabet
+	idWord         // in the alphabet, and the first byte of a word
+)
+
+// idClass classes the bytes of the URL-safe base64 alphabet.
+var idClass = func() (t [256]uint8) {
 	for c := range 256 {
-		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' {
+			t[c] = idPlain
+		}
+	}
+	for _, c := range "opfr" {
+		t[c] = idWord
 	}
 	return t
 }()

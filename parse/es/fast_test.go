@@ -286,14 +286,23 @@ func TestTimeCacheMatchesParse(t *testing.T) {
 	check := func(ts string) {
 		want, wok := parseTime(ts)
 		got, gok := cachedTime(&c, ts)
-		gotB, bok := cachedTime(&c, []byte(ts))
+		gotB, bok := c.parse([]byte(ts))
 		if wok != gok || wok != bok || !want.Equal(got) || want != got || got != gotB {
 			t.Fatalf("%q: parseTime %v %v, cache %v %v / %v %v", ts, want, wok, got, gok, gotB, bok)
 		}
 	}
 	base := time.Date(2019, 12, 31, 23, 58, 0, 0, time.UTC)
+	prev := ""
 	for range 20000 {
-		base = base.Add(time.Duration(rng.IntN(90_000)) * time.Millisecond)
+		// Steps of up to 90s, a third of them none (a busy log prints
+		// many lines in one millisecond), and now and then the time
+		// before again.
+		if rng.IntN(3) > 0 {
+			base = base.Add(time.Duration(rng.IntN(90_000)) * time.Millisecond)
+		}
+		if prev != "" && rng.IntN(10) == 0 {
+			check(prev)
+		}
 		ts := []byte(base.Format("2006-01-02T15:04:05,000"))
 		switch rng.IntN(8) {
 		case 0:
@@ -305,9 +314,15 @@ func TestTimeCacheMatchesParse(t *testing.T) {
 			ts[17], ts[18] = '6', byte('0'+rng.IntN(10))
 		}
 		check(string(ts))
+		prev = string(ts)
 	}
 	for _, ts := range []string{"2020-02-29T23:59:59,999", "2019-02-29T10:00:00,000", "2020-02-29T24:00:00,113",
-		"2020-13-01T00:00:00,000", "2023-10-04T10:00:00,000Z", "2023-10-04 10:00:00,000", "2023-10-04T10:00:00.000Z"} {
+		"2020-13-01T00:00:00,000", "2023-10-04T10:00:00,000Z",
+		// One second and millisecond in another minute, hour and day,
+		// and back: the last time is only the same time in its minute.
+		"2021-05-06T07:08:09,010", "2021-05-06T07:09:09,010", "2021-05-06T08:09:09,010", "2021-05-07T08:09:09,010",
+		"2021-05-07T08:09:09.010", "2021-05-06T07:08:09,010", "2021-05-06T07:08:09,010", "2021-05-06T07:08:60,010",
+		"2021-05-06T07:08:09,010", "2023-10-04 10:00:00,000", "2023-10-04T10:00:00.000Z"} {
 		check(ts)
 	}
 }
@@ -368,6 +383,12 @@ func TestPhraseSetExact(t *testing.T) {
 			}
 		}
 	}
+	// The short phrases, found by an anchor byte: the anchor repeated
+	// before the phrase, at the text's ends, the phrase cut.
+	for _, text := range []string{"EEError", "Erro", "rror", "Error", "xError:", "nodes nodes:", "nodes", "odes:", "noop noop (",
+		"(noop (", "noop", "abab", "b ab", "a", "xyz xyz1", "1xyz1", "xyz"} {
+		require.Equal(t, containsAny([]byte(text), phrases), set.in([]byte(text)), "%q", text)
+	}
 	alphabet := "abcdefghijklmnopqrstuvwxyz [](){}:-,#=0123456789ECIS"
 	for range 20000 {
 		n := rng.IntN(80)
@@ -399,4 +420,91 @@ func FuzzPhraseSet(f *testing.F) {
 			t.Fatalf("%q: in %v, plain search %v", s, got, want)
 		}
 	})
+}
+
+// TestCleanAllocationIsPlainSearch holds the byte walk to its meaning: every
+// byte in the URL-safe base64 alphabet and none of the words the general
+// path searches for after an allocation id anywhere in it.
+func TestCleanAllocationIsPlainSearch(t *testing.T) {
+	words := []string{"origin", "operationPrimaryTerm", "primaryTerm", "failure", "result-"}
+	plain := func(a []byte) bool {
+		for _, c := range a {
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+				return false
+			}
+		}
+		return !containsAny(a, words)
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	parts := append([]string{"o", "p", "f", "r", "e", "a", "A", "z", "0", "_", "-", " ", "]", "\xff", "originx", "resultx"}, words...)
+	for range 20000 {
+		var a []byte
+		for range rng.IntN(8) {
+			p := parts[rng.IntN(len(parts))]
+			if rng.IntN(3) == 0 {
+				p = p[:rng.IntN(len(p)+1)]
+			}
+			a = append(a, p...)
+		}
+		require.Equal(t, plain(a), cleanAllocation(a), "%q", a)
+	}
+}
+
+// TestPlainPatternStartHasNoPrefix: where the decline path skips the prefix
+// readers, they would have found no prefix. The lines are pattern-layout
+// opens with their bytes changed one at a time to what a prefix is made
+// of (console times, runner streams, junit4, escapes).
+func TestPlainPatternStartHasNoPrefix(t *testing.T) {
+	opens := []string{"[2023-10-04T10:00:00,000][INFO ][o.e.n.Node] [n] started",
+		"[2023-10-04T10:00:00.000][WARN ][o.e.n.Node] [n] started",
+		"[2023-10-04T10:00:00,000Z] [2023-10-04T10:00:00,000][INFO ][o.e.n.Node] [n] x",
+		"[junit4] [2023-10-04T10:00:00,000][INFO ][o.e.n.Node] [n] x"}
+	bytesOf := "[]0123456789,.:-TZ+ >1jun4\x1b\xc2\xbbU"
+	rng := rand.New(rand.NewPCG(11, 12))
+	plain := 0
+	for range 50000 {
+		b := []byte(opens[rng.IntN(len(opens))])
+		for range 1 + rng.IntN(3) {
+			b[rng.IntN(30)] = bytesOf[rng.IntN(len(bytesOf))]
+		}
+		if plainPatternStart(b) {
+			plain++
+			at, _ := prefixEnd(b)
+			require.Zero(t, at, "%q", b)
+		}
+	}
+	assert.Greater(t, plain, 1000)
+}
+
+// TestTextAtIsByteWalk holds the word-at-a-time bracket search to a walk
+// byte by byte: every start in texts of every length up to 40 whose
+// bytes are mostly brackets' neighbours in the byte order (\, ^, Z, Y,
+// _) and bytes with the high bit, where a zero-byte test would slip.
+func TestTextAtIsByteWalk(t *testing.T) {
+	walk := func(b []byte, i int) int {
+		for ; i < len(b); i++ {
+			switch b[i] {
+			case ']':
+				return i
+			case '[':
+				return -1
+			}
+		}
+		return -1
+	}
+	alphabet := []byte("[]\\^ZY_\x5c\xdb\xdd\x00\x01az09")
+	rng := rand.New(rand.NewPCG(13, 14))
+	for range 20000 {
+		b := make([]byte, rng.IntN(41))
+		for k := range b {
+			if rng.IntN(4) == 0 {
+				b[k] = alphabet[rng.IntN(len(alphabet))]
+			} else {
+				b[k] = alphabet[2+rng.IntN(len(alphabet)-2)]
+			}
+		}
+		for i := 0; i <= len(b); i++ {
+			require.Equal(t, walk(b, i), textAt(b, i), "%q from %d", b, i)
+		}
+	}
 }
