@@ -200,20 +200,23 @@ func afterPrefix(msg []byte) []byte {
 	if len(msg) < 6 || msg[0] != 'T' || msg[1] != ' ' {
 		return msg
 	}
-	word := func(i int) int { // the end of the word at i
-		for i < len(msg) && msg[i] != ' ' {
-			i++
+	// word is the end of the word at i: the ids are 32 hex digits, found
+	// by a vector search rather than byte by byte.
+	word := func(i int) int {
+		if k := bytes.IndexByte(msg[i:], ' '); k >= 0 {
+			return i + k
 		}
-		return i
+		return len(msg)
 	}
 	i := word(2)
-	if i == 2 || i >= len(msg) {
+	if i == 2 || i+2 >= len(msg) {
+		// Past the word, too short for " : " or " P " (msg[i] is ' ').
 		return msg
 	}
-	if bytes.HasPrefix(msg[i:], []byte(" : ")) {
+	if msg[i+1] == ':' && msg[i+2] == ' ' {
 		return msg[i+2:]
 	}
-	if !bytes.HasPrefix(msg[i:], []byte(" P ")) {
+	if msg[i+1] != 'P' || msg[i+2] != ' ' {
 		return msg
 	}
 	j := word(i + 3)
@@ -223,11 +226,12 @@ func afterPrefix(msg []byte) []byte {
 	if msg[j-1] == ':' {
 		return msg[j:] // `P <peer>: `
 	}
-	for {
+	for j+1 < len(msg) {
+		// msg[j] is the byte after a word or a bracket.
 		switch {
-		case bytes.HasPrefix(msg[j:], []byte(": ")):
+		case msg[j] == ':' && msg[j+1] == ' ':
 			return msg[j+1:]
-		case bytes.HasPrefix(msg[j:], []byte(" [")):
+		case msg[j] == ' ' && msg[j+1] == '[':
 			end := bytes.IndexByte(msg[j:], ']')
 			if end < 0 {
 				return msg
@@ -237,6 +241,7 @@ func afterPrefix(msg []byte) []byte {
 			return msg
 		}
 	}
+	return msg
 }
 
 // fresh reads a line outside any block.
