@@ -289,7 +289,12 @@ func (d *decoder) fresh(l parse.Line, env *envelope, out *parse.Sink) bool {
 	// The message is a part of the line, whose text base holds already.
 	text := within(base.Text, l.Text, body)
 
-	if i := strings.Index(text, " MVCC operations:"); i >= 0 {
+	// Every phrase the MVCC readers below look for (a dump's header, the
+	// too-low block, the assertions) holds one of keywords: one pass
+	// over the message tells whether any of them can read it, where each
+	// would search the whole of a Raft line.
+	mvcc := mvccWords.match(body)
+	if i := mvccHeader(text, mvcc); i >= 0 {
 		head := text[:i]
 		j := strings.LastIndex(head, "Recent ")
 		if j >= 0 {
@@ -320,11 +325,12 @@ func (d *decoder) fresh(l parse.Line, env *envelope, out *parse.Sink) bool {
 			}
 		}
 	}
-	if ev := d.tooLowStart(base, text, l, out); ev != nil {
+	if !mvcc {
+		// None of the MVCC readers can read it.
+	} else if ev := d.tooLowStart(base, text, l, out); ev != nil {
 		d.block = &block{tooLow: ev, dupe: d.seenFatal(env, rep, text)}
 		return true
-	}
-	if ev := d.assertion(base, text, out); ev != nil {
+	} else if ev := d.assertion(base, text, out); ev != nil {
 		if d.seenFatal(env, rep, text) {
 			return true
 		}
@@ -361,6 +367,18 @@ func (d *decoder) fresh(l parse.Line, env *envelope, out *parse.Sink) bool {
 		return d.startAlarm(l, env, out)
 	}
 	return false
+}
+
+// mvccWords matches keywords, the MVCC readers' words.
+var mvccWords = newMatcher(keywords)
+
+// mvccHeader is strings.Index(text, " MVCC operations:"), or -1 when
+// mvcc (mvccWords matched the text) is false.
+func mvccHeader(text string, mvcc bool) int {
+	if !mvcc {
+		return -1
+	}
+	return strings.Index(text, " MVCC operations:")
 }
 
 // base builds the common part of an event at l.

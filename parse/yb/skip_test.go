@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -84,6 +85,9 @@ func TestSkipTakesOrdinaryGlogLines(t *testing.T) {
 // the quick reading answers, it must be splitEnvelope's.
 func quickAgrees(t *testing.T, line []byte) bool {
 	prefixAgrees(t, line)
+	if got, want := splitEnvelope(line), splitEnvelopeAll(line); !sameEnvelope(got, want) {
+		t.Fatalf("%q: splitEnvelope read %+v, the general reading %+v", line, got, want)
+	}
 	name, msg, ok := quickEnvelope(line)
 	if !ok {
 		return false
@@ -94,6 +98,17 @@ func quickAgrees(t *testing.T, line []byte) bool {
 		t.Fatalf("%q: quick read file %q msg %q; splitEnvelope: clock %v file %q msg %q", line, name, msg, env.hasClock, env.fileName(), env.msg)
 	}
 	return true
+}
+
+// sameEnvelope reports whether two readings of a line are the same, the
+// parts of the line they hold compared by their bytes.
+func sameEnvelope(a, b envelope) bool {
+	if !bytes.Equal(a.file, b.file) || !bytes.Equal(a.msg, b.msg) || !bytes.Equal(a.stamp, b.stamp) {
+		return false
+	}
+	a.file, a.msg, a.stamp = nil, nil, nil
+	b.file, b.msg, b.stamp = nil, nil, nil
+	return reflect.DeepEqual(a, b)
 }
 
 // prefixAgrees checks afterPrefix against afterPrefixRef on msg.
