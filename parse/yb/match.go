@@ -76,10 +76,24 @@ func newMatcher(lists ...[][]byte) *matcher {
 
 // match reports whether s contains one of the phrases.
 func (m *matcher) match(s []byte) bool {
+	// Most blocks hold no phrase's bytes and move the window its whole
+	// shift (top): the block after such a move is hashed before the
+	// first's shift is known, so the two table reads overlap instead of
+	// each waiting on the one before. The windows tested are the same.
+	top := m.min - 2
 	for end := m.min - 1; end < len(s); {
 		h := blockHash(s, end)
-		if sh := m.shift[h]; sh > 0 {
-			end += int(sh)
+		sh := int(m.shift[h])
+		if next := end + top; sh == top && next < len(s) {
+			h2 := blockHash(s, next)
+			if sh2 := int(m.shift[h2]); sh2 > 0 {
+				end = next + sh2
+				continue
+			}
+			end, h, sh = next, h2, 0
+		}
+		if sh > 0 {
+			end += sh
 			continue
 		}
 		word := m.has[h>>6]
