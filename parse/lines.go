@@ -271,7 +271,7 @@ func prepare(c *chunk, systems []System) {
 		} else {
 			text, data = data[:i:i], data[i+1:]
 		}
-		text = bytes.TrimSuffix(text, []byte("\r"))
+		text = trimCR(text)
 		p := preparedLine{text: text, skip: -1}
 		if len(text) > MaxLine {
 			// A long line that fits in a chunk with its line end.
@@ -322,7 +322,7 @@ func prepare(c *chunk, systems []System) {
 					} else {
 						q.text, rest = rest[:j:j], rest[j+1:]
 					}
-					q.text = bytes.TrimSuffix(q.text, []byte("\r"))
+					q.text = trimCR(q.text)
 					if k > 0 {
 						q.flags |= flagSameLine
 					}
@@ -350,6 +350,15 @@ func prepare(c *chunk, systems []System) {
 		c.carryOut <- c.scratch.Carry()
 	}
 	close(c.done)
+}
+
+// trimCR is bytes.TrimSuffix(text, "\r") without the call to compare one
+// byte: it runs on every line.
+func trimCR(text []byte) []byte {
+	if n := len(text); n > 0 && text[n-1] == '\r' {
+		return text[:n-1]
+	}
+	return text
 }
 
 // add classifies a prepared line (binary, blank, invalid UTF-8, the Skip

@@ -200,20 +200,23 @@ func afterPrefix(msg []byte) []byte {
 	if len(msg) < 6 || msg[0] != 'T' || msg[1] != ' ' {
 		return msg
 	}
-	word := func(i int) int { // the end of the word at i
-		for i < len(msg) && msg[i] != ' ' {
-			i++
+	// word is the end of the word at i: the ids are 32 hex digits, found
+	// by a vector search rather than byte by byte.
+	word := func(i int) int {
+		if k := bytes.IndexByte(msg[i:], ' '); k >= 0 {
+			return i + k
 		}
-		return i
+		return len(msg)
 	}
 	i := word(2)
-	if i == 2 || i >= len(msg) {
+	if i == 2 || i+2 >= len(msg) {
+		// Past the word, too short for " : " or " P " (msg[i] is ' ').
 		return msg
 	}
-	if bytes.HasPrefix(msg[i:], []byte(" : ")) {
+	if msg[i+1] == ':' && msg[i+2] == ' ' {
 		return msg[i+2:]
 	}
-	if !bytes.HasPrefix(msg[i:], []byte(" P ")) {
+	if msg[i+1] != 'P' || msg[i+2] != ' ' {
 		return msg
 	}
 	j := word(i + 3)
@@ -223,11 +226,12 @@ func afterPrefix(msg []byte) []byte {
 	if msg[j-1] == ':' {
 		return msg[j:] // `P <peer>: `
 	}
-	for {
+	for j+1 < len(msg) {
+		// msg[j] is the byte after a word or a bracket.
 		switch {
-		case bytes.HasPrefix(msg[j:], []byte(": ")):
+		case msg[j] == ':' && msg[j+1] == ' ':
 			return msg[j+1:]
-		case bytes.HasPrefix(msg[j:], []byte(" [")):
+		case msg[j] == ' ' && msg[j+1] == '[':
 			end := bytes.IndexByte(msg[j:], ']')
 			if end < 0 {
 				return msg
@@ -237,6 +241,7 @@ func afterPrefix(msg []byte) []byte {
 			return msg
 		}
 	}
+	return msg
 }
 
 // fresh reads a line outside any block.
@@ -284,7 +289,12 @@ func (d *decoder) fresh(l parse.Line, env *envelope, out *parse.Sink) bool {
 	// The message is a part of the line, whose text base holds already.
 	text := within(base.Text, l.Text, body)
 
-	if i := strings.Index(text, " MVCC operations:"); i >= 0 {
+	// Every phrase the MVCC readers below look for (a dump's header, the
+	// too-low block, the assertions) holds one of keywords: one pass
+	// over the message tells whether any of them can read it, where each
+	// would search the whole of a Raft line.
+	mvcc := mvccWords.match(body)
+	if i := mvccHeader(text, mvcc); i >= 0 {
 		head := text[:i]
 		j := strings.LastIndex(head, "Recent ")
 		if j >= 0 {
@@ -315,11 +325,12 @@ func (d *decoder) fresh(l parse.Line, env *envelope, out *parse.Sink) bool {
 			}
 		}
 	}
-	if ev := d.tooLowStart(base, text, l, out); ev != nil {
+	if !mvcc {
+		// None of the MVCC readers can read it.
+	} else if ev := d.tooLowStart(base, text, l, out); ev != nil {
 		d.block = &block{tooLow: ev, dupe: d.seenFatal(env, rep, text)}
 		return true
-	}
-	if ev := d.assertion(base, text, out); ev != nil {
+	} else if ev := d.assertion(base, text, out); ev != nil {
 		if d.seenFatal(env, rep, text) {
 			return true
 		}
@@ -356,6 +367,18 @@ func (d *decoder) fresh(l parse.Line, env *envelope, out *parse.Sink) bool {
 		return d.startAlarm(l, env, out)
 	}
 	return false
+}
+
+// mvccWords matches keywords, the MVCC readers' words.
+var mvccWords = newMatcher(keywords)
+
+// mvccHeader is strings.Index(text, " MVCC operations:"), or -1 when
+// mvcc (mvccWords matched the text) is false.
+func mvccHeader(text string, mvcc bool) int {
+	if !mvcc {
+		return -1
+	}
+	return strings.Index(text, " MVCC operations:")
 }
 
 // base builds the common part of an event at l.

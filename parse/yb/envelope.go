@@ -39,6 +39,25 @@ type envelope struct {
 // spaces or a test runner's `  1> `, or lose the envelope altogether; in
 // that last case msg is the whole (trimmed) line.
 func splitEnvelope(line []byte) envelope {
+	if f, ok := quickFields(line); ok {
+		// The common form: what splitEnvelopeAll reads of it, taken
+		// from the one pass of quickFields (FuzzQuickEnvelope holds
+		// the two to each other).
+		two := func(i int) int { return int(line[i]-'0')*10 + int(line[i+1]-'0') }
+		return envelope{
+			sev: line[0], hasClock: true,
+			month: two(1), day: two(3), hour: two(6), min: two(9), sec: two(12),
+			micro: atoi(line[15:21]),
+			file:  line[f.name:f.end],
+			msg:   line[f.msg:],
+		}
+	}
+	return splitEnvelopeAll(line)
+}
+
+// splitEnvelopeAll is splitEnvelope for every form, the common one
+// included.
+func splitEnvelopeAll(line []byte) envelope {
 	var e envelope
 	s := line
 	// Leading indentation and runner prefixes.
@@ -230,13 +249,30 @@ func atoi(b []byte) int {
 // (not glog, or a form only splitEnvelope reads), and then the caller asks
 // splitEnvelope.
 func quickEnvelope(s []byte) (name, msg []byte, ok bool) {
-	if len(s) < 24 {
+	f, ok := quickFields(s)
+	if !ok {
 		return nil, nil, false
+	}
+	return s[f.name:f.colon], s[f.msg:], true
+}
+
+// quickOffsets are where quickFields found the parts of a line: the
+// file's base name at name (after the path's last '/'), its ':' at colon,
+// the field's ']' at end, and the message at msg.
+type quickOffsets struct {
+	name, colon, end, msg int
+}
+
+// quickFields is quickEnvelope's reading, as offsets into s.
+func quickFields(s []byte) (quickOffsets, bool) {
+	var o quickOffsets
+	if len(s) < 24 {
+		return o, false
 	}
 	switch s[0] {
 	case 'I', 'W', 'E', 'F', 'D':
 	default:
-		return nil, nil, false
+		return o, false
 	}
 	// mmdd hh:mm:ss.uuuuuu as two 8-byte words and a 4-byte one: every
 	// byte is a digit or its separator, tested a word at a time.
@@ -250,11 +286,11 @@ func quickEnvelope(s []byte) (name, msg []byte, ok bool) {
 		dig2 = 0xff_ff_00_ff_ff_00_ff_ff
 	)
 	if w1&^dig1 != sep1 || w2&^dig2 != sep2 || !digits8(w1, dig1) || !digits8(w2, dig2) || !digits8(uint64(w3), 0xff_ff_ff_ff) {
-		return nil, nil, false
+		return o, false
 	}
 	two := func(i int) int { return int(s[i]-'0')*10 + int(s[i+1]-'0') }
 	if !okDate(two(1), two(3)) || two(6) >= 24 || two(9) >= 60 || two(12) >= 61 {
-		return nil, nil, false
+		return o, false
 	}
 	// Thread id, right-aligned, then the file field.
 	i := 21
@@ -266,30 +302,49 @@ func quickEnvelope(s []byte) (name, msg []byte, ok bool) {
 		j++
 	}
 	if j == i || j >= len(s) || s[j] != ' ' {
-		return nil, nil, false
+		return o, false
 	}
+	// The file field, `path:line]`, in one pass: it ends at the first
+	// ']' in 201 bytes, holds no space, and its last ':' is followed
+	// by digits only (so its last '/' is before that colon).
 	f := s[j+1:]
-	end := bytes.IndexByte(f[:min(len(f), 201)], ']')
-	if end <= 0 {
-		return nil, nil, false
+	end, colon, slash := -1, -1, -1
+	for k, c := range f[:min(len(f), 201)] {
+		if !fieldByte[c] {
+			continue
+		}
+		switch c {
+		case ']':
+			end = k
+		case ':':
+			colon = k
+			continue
+		case '/':
+			slash = k
+			continue
+		default: // ' '
+			return o, false
+		}
+		break
 	}
-	field := f[:end]
-	colon := bytes.LastIndexByte(field, ':')
-	if colon <= 0 || colon == end-1 || bytes.IndexByte(field, ' ') >= 0 {
-		return nil, nil, false
+	if end <= 0 || colon <= 0 || colon == end-1 || slash > colon {
+		return o, false
 	}
-	for _, c := range field[colon+1:] {
+	for _, c := range f[colon+1 : end] {
 		if c < '0' || c > '9' {
-			return nil, nil, false
+			return o, false
 		}
 	}
-	slash := bytes.LastIndexByte(field[:colon], '/')
-	msg = f[end+1:]
-	if len(msg) > 0 && msg[0] == ' ' {
-		msg = msg[1:]
+	at := j + 1
+	o.name, o.colon, o.end, o.msg = at+slash+1, at+colon, at+end, at+end+1
+	if o.msg < len(s) && s[o.msg] == ' ' {
+		o.msg++
 	}
-	return field[slash+1 : colon], msg, true
+	return o, true
 }
+
+// fieldByte marks the bytes quickEnvelope's file field scan stops at.
+var fieldByte = [256]bool{']': true, ':': true, '/': true, ' ': true}
 
 // digits8 reports whether the bytes of w that mask selects are all ASCII
 // digits: their high nibble is 3, and still is after adding 6.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/logsleuth/logsleuth/parse"
@@ -45,5 +46,60 @@ func FuzzDecoder(f *testing.F) {
 			t.Fatalf("claimed %d + unclaimed %d > lines %d", res.Stats.Claimed, res.Stats.Unclaimed, res.Stats.Lines)
 		}
 		sameWithoutSkip(t, "fuzz", data)
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			mvccGateHolds(t, line)
+		}
 	})
+}
+
+// mvccGateHolds checks what fresh relies on to pass the MVCC readers by:
+// a message mvccWords does not match is one none of them reads, nor says
+// anything of.
+func mvccGateHolds(t *testing.T, line []byte) {
+	t.Helper()
+	env := splitEnvelope(line)
+	_, body := prefix(env.msg)
+	if mvccWords.match(body) {
+		return
+	}
+	text := string(body)
+	d := newDecoder("gate", parse.Options{Year: 2023})
+	base := d.base(parse.Line{Pos: parse.Pos{Source: "gate", Line: 1}, Text: line}, &env, Replica{Term: -1})
+	var out parse.Sink
+	if strings.Contains(text, " MVCC operations:") {
+		t.Fatalf("%q: a dump header mvccWords does not match", line)
+	}
+	if ev := d.tooLowStart(base, text, parse.Line{Text: line}, &out); ev != nil {
+		t.Fatalf("%q: tooLowStart read what mvccWords does not match", line)
+	}
+	if ev := d.assertion(base, text, &out); ev != nil || len(out.Diags) > 0 {
+		t.Fatalf("%q: assertion read what mvccWords does not match", line)
+	}
+}
+
+func TestMVCCGate(t *testing.T) {
+	n := 0
+	for _, p := range ybTexts(t) {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			mvccGateHolds(t, line)
+			n++
+		}
+	}
+	// The readers' own phrases, whole and cut short of the keyword they
+	// hold.
+	for _, s := range []string{"Check failed: x", "Op sequence failure: 1.2 followed by 1.1", "Bad ht lease",
+		"New operation's hybrid time too low: { physical: 1 }", "Assigning an artificially incremented hybrid time: { physical: 1 }",
+		"Received propagated safe time { physical: 1 } less than the old value: { physical: 2 }",
+		"Previously saw propagated_safe_time_={ physical: 2 }, now safe time is { physical: 1 }", "Recent 5 MVCC operations:",
+		"Check failed", "Op sequence failur", "Bad ht leas", "hybrid time too lo", "artificially incremente",
+		"Received propagated safe tim", "Previously saw propagated_safe_time", "Recent 5 MVCC operation"} {
+		mvccGateHolds(t, []byte("I1007 12:00:00.123456 1 mvcc.cc:1] T t P p: "+s))
+	}
+	if n < 1000 {
+		t.Fatalf("only %d lines read", n)
+	}
 }

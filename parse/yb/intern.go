@@ -1,5 +1,7 @@
 package yb
 
+import "encoding/binary"
+
 // interner hands out one string per distinct tablet id, peer uuid, role
 // and source file a decoder reads: a busy log names a few hundred
 // replicas millions of times, and each event would otherwise copy its
@@ -7,26 +9,53 @@ package yb
 // goroutine); a nil interner makes a new string each time.
 type interner struct {
 	m map[string]string
+	// recent holds the last string handed out for each slot of a cheap
+	// hash of the bytes (recentSlot): a hit costs one comparison, where
+	// the map hashes all the bytes and probes.
+	recent [recentSlots]string
 }
 
 // maxInterned bounds what an interner keeps: past it (a log of a million
 // tablets), new words are copied as before, and memory stays flat.
 const maxInterned = 1 << 16
 
+// recentSlots is the size of interner.recent, a power of two.
+const recentSlots = 512
+
 // of returns b as a string, the same one each time while it is kept.
 func (in *interner) of(b []byte) string {
 	if in == nil || len(b) == 0 {
 		return string(b)
 	}
-	if s, ok := in.m[string(b)]; ok {
+	slot := recentSlot(b)
+	if s := in.recent[slot]; s == string(b) {
 		return s
 	}
-	s := string(b)
-	if in.m == nil {
-		in.m = map[string]string{}
+	s, ok := in.m[string(b)]
+	if !ok {
+		s = string(b)
+		if in.m == nil {
+			in.m = map[string]string{}
+		}
+		if len(in.m) < maxInterned {
+			in.m[s] = s
+		}
 	}
-	if len(in.m) < maxInterned {
-		in.m[s] = s
-	}
+	in.recent[slot] = s
 	return s
+}
+
+// recentSlot hashes b's length and its first and last eight bytes (the
+// ids are hex digits that differ throughout) to a slot of recent.
+func recentSlot(b []byte) int {
+	var x uint64
+	if len(b) >= 8 {
+		x = binary.LittleEndian.Uint64(b) ^ binary.LittleEndian.Uint64(b[len(b)-8:])<<1
+	} else {
+		for _, c := range b {
+			x = x<<8 | uint64(c)
+		}
+	}
+	x ^= uint64(len(b)) << 59
+	return int((x * 0x9e3779b97f4a7c15) >> 55) // 64 - log2(recentSlots)
 }

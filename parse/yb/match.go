@@ -17,19 +17,23 @@ import (
 type matcher struct {
 	// min is the length of the shortest phrase; windows are that long.
 	min   int
-	shift [1 << 16]uint8 // by block hash
+	shift [1 << hashBits]uint8 // by block hash
 	// The phrases whose first min bytes end in a block with shift 0, by
 	// block hash: a bitmap of the hashes and, per 64-bit word, the count
 	// of bits set before it, which index cands.
-	has   [1 << 16 / 64]uint64
-	rank  [1 << 16 / 64]uint16
+	has   [1 << hashBits / 64]uint64
+	rank  [1 << hashBits / 64]uint16
 	cands [][][]byte
 }
 
+// hashBits is the size of a block hash: its tables (4 KiB of shifts)
+// stay in the first-level cache, which each step of the window reads.
+const hashBits = 12
+
 // blockHash hashes the three bytes ending at s[i].
 func blockHash(s []byte, i int) uint16 {
-	v := uint32(s[i-2])<<16 | uint32(s[i-1])<<8 | uint32(s[i])
-	return uint16((v * 2654435761) >> 16)
+	v := uint32(s[i-2]) | uint32(s[i-1])<<8 | uint32(s[i])<<16
+	return uint16((v * 2654435761) >> (32 - hashBits))
 }
 
 func newMatcher(lists ...[][]byte) *matcher {
@@ -72,10 +76,24 @@ func newMatcher(lists ...[][]byte) *matcher {
 
 // match reports whether s contains one of the phrases.
 func (m *matcher) match(s []byte) bool {
+	// Most blocks hold no phrase's bytes and move the window its whole
+	// shift (top): the block after such a move is hashed before the
+	// first's shift is known, so the two table reads overlap instead of
+	// each waiting on the one before. The windows tested are the same.
+	top := m.min - 2
 	for end := m.min - 1; end < len(s); {
 		h := blockHash(s, end)
-		if sh := m.shift[h]; sh > 0 {
-			end += int(sh)
+		sh := int(m.shift[h])
+		if next := end + top; sh == top && next < len(s) {
+			h2 := blockHash(s, next)
+			if sh2 := int(m.shift[h2]); sh2 > 0 {
+				end = next + sh2
+				continue
+			}
+			end, h, sh = next, h2, 0
+		}
+		if sh > 0 {
+			end += sh
 			continue
 		}
 		word := m.has[h>>6]

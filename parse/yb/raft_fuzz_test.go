@@ -29,6 +29,7 @@ func FuzzRaftLine(f *testing.F) {
 		if strings.ContainsAny(line, "\n\r") {
 			return
 		}
+		mvccGateHolds(t, []byte(line))
 		res, err := parse.Scan(strings.NewReader(line), "fuzz", []parse.System{System}, parse.Options{Year: 2023})
 		if err != nil {
 			t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -83,15 +84,38 @@ func TestSkipTakesOrdinaryGlogLines(t *testing.T) {
 // quickAgrees checks quickEnvelope against splitEnvelope on one line: when
 // the quick reading answers, it must be splitEnvelope's.
 func quickAgrees(t *testing.T, line []byte) bool {
+	prefixAgrees(t, line)
+	if got, want := splitEnvelope(line), splitEnvelopeAll(line); !sameEnvelope(got, want) {
+		t.Fatalf("%q: splitEnvelope read %+v, the general reading %+v", line, got, want)
+	}
 	name, msg, ok := quickEnvelope(line)
 	if !ok {
 		return false
 	}
+	prefixAgrees(t, msg)
 	env := splitEnvelope(line)
 	if !env.hasClock || len(env.file) == 0 || !bytes.Equal(env.fileName(), name) || !bytes.Equal(env.msg, msg) {
 		t.Fatalf("%q: quick read file %q msg %q; splitEnvelope: clock %v file %q msg %q", line, name, msg, env.hasClock, env.fileName(), env.msg)
 	}
 	return true
+}
+
+// sameEnvelope reports whether two readings of a line are the same, the
+// parts of the line they hold compared by their bytes.
+func sameEnvelope(a, b envelope) bool {
+	if !bytes.Equal(a.file, b.file) || !bytes.Equal(a.msg, b.msg) || !bytes.Equal(a.stamp, b.stamp) {
+		return false
+	}
+	a.file, a.msg, a.stamp = nil, nil, nil
+	b.file, b.msg, b.stamp = nil, nil, nil
+	return reflect.DeepEqual(a, b)
+}
+
+// prefixAgrees checks afterPrefix against afterPrefixRef on msg.
+func prefixAgrees(t *testing.T, msg []byte) {
+	if got, want := afterPrefix(msg), afterPrefixRef(msg); !bytes.Equal(got, want) || len(got) > 0 && &got[0] != &want[0] {
+		t.Fatalf("afterPrefix(%q) = %q, want %q", msg, got, want)
+	}
 }
 
 func TestQuickEnvelopeAgrees(t *testing.T) {
@@ -126,6 +150,8 @@ func TestQuickEnvelopeAgrees(t *testing.T) {
 func FuzzQuickEnvelope(f *testing.F) {
 	f.Add([]byte("I1007 12:00:00.123456  4242 ../../src/yb/tablet/mvcc.cc:395] msg"))
 	f.Add([]byte("W0229 23:59:60.999999 1 a/b/c.cc:1]"))
+	f.Add([]byte("I1007 12:00:00.123456 1 raft_consensus.cc:1] T 7e9 P 3a1 [term 3 LEADER] [x]: Becoming Leader"))
+	f.Add([]byte("I1007 12:00:00.123456 1 a.cc:1] T 7e9 : old"))
 	f.Fuzz(func(t *testing.T, line []byte) { quickAgrees(t, line) })
 }
 
@@ -161,4 +187,49 @@ func TestPrefixHoldsNoPhrase(t *testing.T) {
 		}
 	}
 	assert.Greater(t, seen, 100, "prefixed lines read")
+}
+
+// afterPrefixRef is afterPrefix written plainly, byte by byte, for the
+// tests to hold the fast one to.
+func afterPrefixRef(msg []byte) []byte {
+	if len(msg) < 6 || msg[0] != 'T' || msg[1] != ' ' {
+		return msg
+	}
+	word := func(i int) int {
+		for i < len(msg) && msg[i] != ' ' {
+			i++
+		}
+		return i
+	}
+	i := word(2)
+	if i == 2 || i >= len(msg) {
+		return msg
+	}
+	if bytes.HasPrefix(msg[i:], []byte(" : ")) {
+		return msg[i+2:]
+	}
+	if !bytes.HasPrefix(msg[i:], []byte(" P ")) {
+		return msg
+	}
+	j := word(i + 3)
+	if j == i+3 || j >= len(msg) {
+		return msg
+	}
+	if msg[j-1] == ':' {
+		return msg[j:]
+	}
+	for {
+		switch {
+		case bytes.HasPrefix(msg[j:], []byte(": ")):
+			return msg[j+1:]
+		case bytes.HasPrefix(msg[j:], []byte(" [")):
+			end := bytes.IndexByte(msg[j:], ']')
+			if end < 0 {
+				return msg
+			}
+			j += end + 1
+		default:
+			return msg
+		}
+	}
 }
