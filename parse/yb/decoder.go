@@ -93,6 +93,9 @@ type decoder struct {
 	yearPos  parse.Pos
 	gaveUp   bool
 	block    *block
+	// blockShift is how many years release moved the held events by
+	// while block was open (year.go, settleBlock).
+	blockShift int
 	// owned is set when the last line declined had a glog envelope: no
 	// other system's log looks like that (parse.Owner).
 	owned bool

@@ -247,6 +247,11 @@ func (d *decoder) giveUp(out *parse.Sink) {
 func (d *decoder) release(out *parse.Sink) {
 	shift := d.years.pending
 	d.years.pending = 0
+	if d.block != nil {
+		// The open block was begun before the year was known: its
+		// events are moved when it closes.
+		d.blockShift += shift
+	}
 	for _, e := range d.held.Events {
 		if m := e.Info(); m.Time.Location() == provisional {
 			m.Time = settleTime(m.Time, shift)
