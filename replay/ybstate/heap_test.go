@@ -64,20 +64,20 @@ func TestCompactionKeepsLatestTerms(t *testing.T) {
 		high := terms[len(terms)-1]
 		assert.LessOrEqual(t, len(terms), 16, "at most 2*KeepTerms terms held")
 		assert.GreaterOrEqual(t, terms[0], high-16)
-		assert.Equal(t, tr.Compacted.Below, terms[0])
-		assert.Positive(t, tr.Compacted.Leaders)
-		assert.Positive(t, tr.Compacted.Revocations)
-		for _, l := range tr.Leases {
-			assert.GreaterOrEqual(t, l.Term, tr.Compacted.Below)
+		assert.Equal(t, tr.Compacted().Below, terms[0])
+		assert.Positive(t, tr.Compacted().Leaders)
+		assert.Positive(t, tr.Compacted().Revocations)
+		for _, l := range tr.Leases() {
+			assert.GreaterOrEqual(t, l.Term, tr.Compacted().Below)
 		}
 		for _, w := range st.Writes(tab) {
-			assert.GreaterOrEqual(t, w.Term, tr.Compacted.Below)
+			assert.GreaterOrEqual(t, w.Term, tr.Compacted().Below)
 		}
 	}
 	// Off without a Before: the whole history stays.
 	full, _, _ := foldSynth(t, o)
 	for _, tab := range full.Raft().Tablets() {
-		assert.Zero(t, full.Raft().Tablet(tab).Compacted.Leaders)
+		assert.Zero(t, full.Raft().Tablet(tab).Compacted().Leaders)
 		assert.Greater(t, len(full.Raft().Tablet(tab).Terms()), 16)
 	}
 }

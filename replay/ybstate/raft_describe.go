@@ -56,13 +56,14 @@ func (t *TabletRaft) View(peer string) *RaftView {
 				continue
 			}
 			for _, l := range t.Leaders(term) {
-				vt.leaders = append(vt.leaders, viewLeader{peer: l.Peer, since: l.Since.Pos, upto: l.EndFrom.Pos, ended: l.Ended})
+				vt.leaders = append(vt.leaders, viewLeader{peer: l.Peer, since: l.Since.Pos, upto: l.EndFrom().Pos, ended: l.Ended})
 			}
 			vt.votes = t.votesOf(peer, term)
 		}
 	}
-	start := max(len(t.Leases)-maxLeaseLines, 0)
-	v.leases = slices.Clone(t.Leases[start:])
+	leases := t.Leases()
+	start := max(len(leases)-maxLeaseLines, 0)
+	v.leases = slices.Clone(leases[start:])
 	return v
 }
 
@@ -136,7 +137,7 @@ func viewLeadersText(ls []viewLeader) string {
 func leadersText(ls []*Leadership) string {
 	vs := make([]viewLeader, len(ls))
 	for i, l := range ls {
-		vs[i] = viewLeader{peer: l.Peer, since: l.Since.Pos, upto: l.EndFrom.Pos, ended: l.Ended}
+		vs[i] = viewLeader{peer: l.Peer, since: l.Since.Pos, upto: l.EndFrom().Pos, ended: l.Ended}
 	}
 	return viewLeadersText(vs)
 }
@@ -171,7 +172,7 @@ func (r *Raft) Timeline(w io.Writer, tablet string, dump []*Lease) {
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "TIME\tPEER\tTERM\tEVENT\tDETAIL\tSOURCE")
-	for _, row := range t.Rows {
+	for _, row := range t.Rows() {
 		when := "-"
 		if row.Timed {
 			when = stamp(row.At)
@@ -179,9 +180,9 @@ func (r *Raft) Timeline(w io.Writer, tablet string, dump []*Lease) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", when, short(row.Peer), termText(row.Term), row.What, row.Detail, row.From.Pos)
 	}
 	tw.Flush()
-	if t.Dropped > 0 {
+	if t.Dropped() > 0 {
 		fmt.Fprintf(w, "... and %d more rows not kept (at most %d rows per tablet, %d over all tablets; %d dropped in all)\n",
-			t.Dropped, maxTabletRows, MaxRows, r.DroppedRows())
+			t.Dropped(), maxTabletRows, MaxRows, r.DroppedRows())
 	}
 
 	terms := t.Terms()
@@ -206,11 +207,11 @@ func (r *Raft) Timeline(w io.Writer, tablet string, dump []*Lease) {
 		}
 		tw.Flush()
 	}
-	if len(t.Leases) > 0 || len(dump) > 0 {
+	if len(t.Leases()) > 0 || len(dump) > 0 {
 		fmt.Fprintln(w)
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "LEASE\tHOLDER\tTERM\tEND\tSEEN BY\tSOURCE")
-		for _, l := range t.Leases {
+		for _, l := range t.Leases() {
 			end := htText(l.Expiry)
 			if l.Kind == WallLeaseKind {
 				end = clock(l.Until) + " (wall clock)"
@@ -222,11 +223,11 @@ func (r *Raft) Timeline(w io.Writer, tablet string, dump []*Lease) {
 		}
 		tw.Flush()
 	}
-	if len(t.Revocations) > 0 {
+	if len(t.Revocations()) > 0 {
 		fmt.Fprintln(w)
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "REVOKED AT\tBY\tTERM\tHOLDER\tHOLDER TERM\tCLEARED\tSOURCE")
-		for _, rv := range t.Revocations {
+		for _, rv := range t.Revocations() {
 			when := "-"
 			if rv.Timed {
 				when = stamp(rv.At)

@@ -32,8 +32,8 @@ func TestTimelineRowsBoundedOverAllTablets(t *testing.T) {
 	kept := 0
 	for _, tab := range r.Tablets() {
 		tr := r.Tablet(tab)
-		kept += len(tr.Rows)
-		for _, row := range tr.Rows {
+		kept += len(tr.Rows())
+		for _, row := range tr.Rows() {
 			assert.Empty(t, row.From.Text)
 			assert.NotZero(t, row.From.Pos.Line)
 		}

@@ -13,19 +13,22 @@ import (
 // million tablets within the allocator size classes they were cut to:
 // a field added in the wrong place costs 16-64 bytes per tablet.
 func TestTabletSizes(t *testing.T) {
-	if n := unsafe.Sizeof(TabletRaft{}); n > 320 {
-		t.Errorf("TabletRaft is %d bytes, over the 320-byte size class", n)
+	if n := unsafe.Sizeof(TabletRaft{}); n > 128 {
+		t.Errorf("TabletRaft is %d bytes, over the 128-byte size class", n)
 	}
-	if n := unsafe.Sizeof(Leadership{}); n > 208 {
-		t.Errorf("Leadership is %d bytes, over the 208-byte size class", n)
+	if n := unsafe.Sizeof(Leadership{}); n > 112 {
+		t.Errorf("Leadership is %d bytes, over the 112-byte size class", n)
 	}
 }
 
 // TestOneLineTabletHasNoRarePart checks that a tablet that only logs a
 // NO_OP does not make the part of TabletRaft most tablets never need,
-// while a vote does.
+// while a vote does. The timeline's rows are kept in the rare part: the
+// budget is spent here, as it is by the first few thousand tablets of a
+// node hosting a million.
 func TestOneLineTabletHasNoRarePart(t *testing.T) {
 	r := NewRaft()
+	r.rows.left = 0
 	r.Apply(&yb.NoOp{Base: yb.Base{Meta: parse.Meta{Pos: parse.Pos{Source: "a", Line: 1}}, Replica: yb.Replica{Tablet: "t1", Peer: "p1", Term: 2, Role: "LEADER"}}, Op: ybval.OpID{Term: 2, Index: 1}})
 	tr := r.Tablet("t1")
 	if tr == nil || tr.x != nil {
