@@ -2,7 +2,6 @@ package ybstate
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -35,7 +34,11 @@ func (s *State) applyRaft(r *Replica, e yb.Event) Step {
 // Apply is a pure fold over the merged timeline: the same events in the
 // same order give the same Raft.
 type Raft struct {
-	tablets    map[string]*TabletRaft
+	// tablets holds each tablet's Raft history with its first replica's
+	// state (State.Replica): one map entry a tablet, as a node can host a
+	// million. An entry made for a replica alone is no Raft history
+	// (TabletRaft.seen).
+	tablets    map[string]*tabletEntry
 	rows       *rowBudget
 	compaction Compaction
 	onDrop     func(tablet string, cut, live int64) (int, []int64)
@@ -43,7 +46,24 @@ type Raft struct {
 
 // NewRaft returns an empty view.
 func NewRaft() *Raft {
-	return &Raft{tablets: map[string]*TabletRaft{}, rows: &rowBudget{left: MaxRows}}
+	return &Raft{tablets: map[string]*tabletEntry{}, rows: &rowBudget{left: MaxRows}}
+}
+
+// tabletEntry is one tablet's Raft history and its first replica (its
+// other replicas are in the history's rare part).
+type tabletEntry struct {
+	raft TabletRaft
+	rep  Replica
+}
+
+// entry returns tablet's entry, making it.
+func (r *Raft) entry(tablet string) *tabletEntry {
+	e := r.tablets[tablet]
+	if e == nil {
+		e = &tabletEntry{raft: TabletRaft{Tablet: tablet, raft: r}}
+		r.tablets[tablet] = e
+	}
+	return e
 }
 
 // TabletRaft is one tablet's Raft history.
@@ -72,6 +92,9 @@ type TabletRaft struct {
 	below       int64
 	dropped     int
 	compactInit bool
+	// seen is set once a Raft line names the tablet; hasRep once its
+	// entry holds a replica.
+	seen, hasRep bool
 }
 
 // tabletRare is the part of a TabletRaft most tablets never need.
@@ -90,6 +113,8 @@ type tabletRare struct {
 	// compacted counts what compaction dropped; its Below is
 	// TabletRaft.below.
 	compacted Compacted
+	// reps are the tablet's replicas but the first, in the order made.
+	reps []*Replica
 	// votes holds the real (binding) votes granted, in timeline order, one
 	// per voter, term and candidate.
 	votes []VoteRec
@@ -425,19 +450,30 @@ type Step struct {
 }
 
 // Tablet returns tablet's history, or nil.
-func (r *Raft) Tablet(tablet string) *TabletRaft { return r.tablets[tablet] }
+func (r *Raft) Tablet(tablet string) *TabletRaft {
+	if e := r.tablets[tablet]; e != nil && e.raft.seen {
+		return &e.raft
+	}
+	return nil
+}
 
 // Tablets returns the tablets seen, sorted.
-func (r *Raft) Tablets() []string { return slices.Sorted(maps.Keys(r.tablets)) }
+func (r *Raft) Tablets() []string {
+	out := make([]string, 0, len(r.tablets))
+	for t, e := range r.tablets {
+		if e.raft.seen {
+			out = append(out, t)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
 
 func (r *Raft) tablet(t string) *TabletRaft {
-	tr := r.tablets[t]
-	if tr == nil {
-		// The maps a tablet may never need are made on first use: a
-		// node can host a million tablets that log a line each.
-		tr = &TabletRaft{Tablet: t, raft: r}
-		r.tablets[t] = tr
-	}
+	// The parts a tablet may never need are made on first use: a node
+	// can host a million tablets that log a line each.
+	tr := &r.entry(t).raft
+	tr.seen = true
 	return tr
 }
 

@@ -144,7 +144,7 @@ func leadersText(ls []*Leadership) string {
 
 // Lines describes peer's Raft view of tablet, or nil when none was logged.
 func (r *Raft) Lines(tablet, peer string) []string {
-	t := r.tablets[tablet]
+	t := r.Tablet(tablet)
 	if t == nil || t.Peer(peer) == nil {
 		return nil
 	}
@@ -157,7 +157,7 @@ func (r *Raft) Lines(tablet, peer string) []string {
 // term. dump holds the ht leases MVCC dumps showed (State.Leases), which
 // Raft lines alone do not. Log text in it is the caller's to sanitise.
 func (r *Raft) Timeline(w io.Writer, tablet string, dump []*Lease) {
-	t := r.tablets[tablet]
+	t := r.Tablet(tablet)
 	if t == nil && len(dump) == 0 {
 		fmt.Fprintf(w, "tablet %s: no Raft lines\n", tablet)
 		return

@@ -189,6 +189,9 @@ func (l leaseTerms) term(leaderTerm int64) int64 {
 // remote bootstrap history, and the writes a leader made at a hybrid time.
 // Rules read it; only Apply changes it.
 type State struct {
+	// replicas holds the replicas of no tablet; a tablet's are in its
+	// Raft entry (Raft.entry), so a node hosting a million tablets pays
+	// for one map, not two.
 	replicas map[Key]*Replica
 	// leases holds, per tablet, the highest ht lease expiry seen for each
 	// leader term, from any peer's log.
@@ -212,22 +215,67 @@ func (s *State) Configs() *Configs { return s.configs }
 
 // Replica returns the replica for k, creating it.
 func (s *State) Replica(k Key) *Replica {
-	r := s.replicas[k]
-	if r == nil {
-		r = &Replica{Key: k, Term: -1, LeaderTerm: -1}
-		s.replicas[k] = r
+	if k.Tablet == "" {
+		r := s.replicas[k]
+		if r == nil {
+			r = &Replica{Key: k, Term: -1, LeaderTerm: -1}
+			s.replicas[k] = r
+		}
+		return r
 	}
+	e := s.raft.entry(k.Tablet)
+	if r := e.replica(k.Peer); r != nil {
+		return r
+	}
+	if !e.raft.hasRep {
+		e.raft.hasRep = true
+		e.rep = Replica{Key: k, Term: -1, LeaderTerm: -1}
+		return &e.rep
+	}
+	r := &Replica{Key: k, Term: -1, LeaderTerm: -1}
+	x := e.raft.more()
+	x.reps = append(x.reps, r)
 	return r
 }
 
+// replica returns the entry's replica of peer, or nil.
+func (e *tabletEntry) replica(peer string) *Replica {
+	if !e.raft.hasRep {
+		return nil
+	}
+	if e.rep.Peer == peer {
+		return &e.rep
+	}
+	for _, r := range e.raft.rare().reps {
+		if r.Peer == peer {
+			return r
+		}
+	}
+	return nil
+}
+
 // Lookup returns the replica for k, or nil.
-func (s *State) Lookup(k Key) *Replica { return s.replicas[k] }
+func (s *State) Lookup(k Key) *Replica {
+	if k.Tablet == "" {
+		return s.replicas[k]
+	}
+	if e := s.raft.tablets[k.Tablet]; e != nil {
+		return e.replica(k.Peer)
+	}
+	return nil
+}
 
 // Replicas returns all replicas sorted by tablet, then peer.
 func (s *State) Replicas() []*Replica {
-	out := make([]*Replica, 0, len(s.replicas))
+	out := make([]*Replica, 0, len(s.replicas)+len(s.raft.tablets))
 	for _, r := range s.replicas {
 		out = append(out, r)
+	}
+	for _, e := range s.raft.tablets {
+		if e.raft.hasRep {
+			out = append(out, &e.rep)
+			out = append(out, e.raft.rare().reps...)
+		}
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Tablet != out[j].Tablet {
