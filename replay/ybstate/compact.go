@@ -211,8 +211,8 @@ func (t *TabletRaft) compactBelow(cut, voteCut, live int64, keep map[int64]bool)
 	clear(x.attempts[len(at):])
 	x.attempts = at
 	for _, p := range t.peers {
-		if j, ok := amap[p.lastAttempt]; ok && p.lastAttempt >= 0 {
-			p.lastAttempt = j
+		if j, ok := amap[int(p.lastAttempt)]; ok && p.lastAttempt >= 0 {
+			p.lastAttempt = int32(j)
 		} else {
 			p.lastAttempt = -1
 		}

@@ -214,17 +214,51 @@ type PeerRaft struct {
 	Term     int64
 	High     int64
 	HighFrom From
-	Role     string
+	// role is the role its log last showed (Role).
+	role roleName
 	// Leading is the term it currently leads, or -1.
 	Leading int64
 	// LastLed is the last term it was seen leading, or -1.
 	LastLed int64
-	// lastAttempt indexes its latest election attempt in Attempts, or -1.
-	lastAttempt int
 	// delayed is the term whose step-down it put off until its protege
 	// caught up (`Delay step down`), or -1: a step-down the master hears
 	// accepted meanwhile has not happened yet.
 	delayed int64
+	// lastAttempt indexes its latest election attempt in Attempts, or -1.
+	lastAttempt int32
+}
+
+// Role is the role the peer's log last showed, or "".
+func (p *PeerRaft) Role() string { return p.role.String() }
+
+// roleName is a Raft role as a log printed it, held as a pointer to its
+// name: a node hosting a million tablets holds two a tablet (its peer's
+// and its replica's), and a handful of names cover nearly all.
+type roleName struct{ p *string }
+
+// knownRoles are the roles glog prefixes and role lines print.
+var knownRoles = []string{"LEADER", "FOLLOWER", "CANDIDATE", "PRE_CANDIDATE", "LEARNER",
+	"NON_PARTICIPANT", "UNKNOWN_ROLE", "VOTER", "PRE_VOTER", "OBSERVER", "PRE_OBSERVER"}
+
+func roleOf(s string) roleName {
+	if s == "" {
+		return roleName{}
+	}
+	for i := range knownRoles {
+		if knownRoles[i] == s {
+			return roleName{&knownRoles[i]}
+		}
+	}
+	// Only a name no list has costs an allocation.
+	name := s
+	return roleName{&name}
+}
+
+func (r roleName) String() string {
+	if r.p == nil {
+		return ""
+	}
+	return *r.p
 }
 
 // Leadership is one peer leading one term: from the first line that shows
@@ -650,7 +684,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 		// A FOLLOWER prefix in the term it leads is not a step-down:
 		// `Becoming Leader` itself prints the old role, and a leader that
 		// gives up logs it (step-down, Becoming Follower, a later term).
-		p.Role = rep.Role
+		p.role = roleOf(rep.Role)
 	}
 	switch ev := e.(type) {
 	case *yb.RoleChange:
@@ -662,7 +696,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 			if p.Leading == ev.Term {
 				p.Leading = -1
 			}
-			p.Role = "FOLLOWER"
+			p.role = roleOf("FOLLOWER")
 			t.row(at, timed, p.Peer, ev.Term, "step down", func() string {
 				return fmt.Sprintf("leader of term %d steps down (new term %s)", ev.Term, termText(ev.NewTerm))
 			}, from)
@@ -674,12 +708,12 @@ func (r *Raft) Apply(e yb.Event) Step {
 			if term >= 0 {
 				r.claim(t, p, term, at, timed, from, &st, before)
 			}
-			p.Role = "LEADER"
+			p.role = roleOf("LEADER")
 		case yb.BecomeFollower:
 			if p.Leading >= 0 {
 				t.endLeading(p, at, timed, from, "became follower")
 			}
-			p.Role = "FOLLOWER"
+			p.role = roleOf("FOLLOWER")
 			t.row(at, timed, p.Peer, p.Term, "follower", func() string { return "becomes follower" }, from)
 		case yb.MasterRole:
 			if ev.NewRole == "LEADER" && p.Term >= 0 {
@@ -687,7 +721,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 			} else if ev.NewRole != "LEADER" && p.Leading >= 0 {
 				t.endLeading(p, at, timed, from, "role "+ev.NewRole)
 			}
-			p.Role = ev.NewRole
+			p.role = roleOf(ev.NewRole)
 		}
 	case *yb.ActiveRole:
 		if ev.To == "LEADER" && p.Term >= 0 {
@@ -695,7 +729,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 		} else if ev.From == "LEADER" && p.Leading >= 0 {
 			t.endLeading(p, at, timed, from, "role "+ev.To)
 		}
-		p.Role = ev.To
+		p.role = roleOf(ev.To)
 	case *yb.ElectionStart:
 		r.attempt(t, p, ev, at, timed, from)
 	case *yb.ElectionResult:
@@ -955,7 +989,7 @@ func (r *Raft) attempt(t *TabletRaft, p *PeerRaft, ev *yb.ElectionStart, at time
 	a := Attempt{Peer: p.Peer, Term: p.Term, Pre: ev.PreKnown && ev.Pre, At: at, Timed: timed, From: from}
 	x := t.more()
 	x.attempts = append(x.attempts, a)
-	p.lastAttempt = len(x.attempts) - 1
+	p.lastAttempt = int32(len(x.attempts) - 1)
 	t.row(at, timed, p.Peer, p.Term, "election", func() string {
 		detail := "starts an election"
 		if ev.FailedLeader != "" {

@@ -91,8 +91,8 @@ func (v *RaftView) Lines() []string {
 		term += fmt.Sprintf(" (highest %d at %s)", p.High, p.HighFrom.Pos)
 	}
 	out = append(out, "raft term: "+term)
-	if p.Role != "" {
-		out = append(out, "raft role: "+p.Role)
+	if role := p.Role(); role != "" {
+		out = append(out, "raft role: "+role)
 	}
 	if p.Leading >= 0 {
 		out = append(out, fmt.Sprintf("leads term: %d", p.Leading))

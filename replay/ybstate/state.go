@@ -124,13 +124,16 @@ type Replica struct {
 	// Term and Role are the latest a log line of this peer printed; Term
 	// is -1 until one does.
 	Term int64
-	Role string
+	role roleName
 	// LeaderTerm is the latest term this peer was seen leading, or -1.
 	LeaderTerm int64
 	// mvcc is made by the first MVCC line of the replica (Mvcc): most
 	// replicas of a node hosting many tablets only ever log Raft lines.
 	mvcc *Mvcc
 }
+
+// Role is the role a log line of this peer last printed, or "".
+func (r *Replica) Role() string { return r.role.String() }
 
 // Mvcc is the replica's MVCC state, made empty on first use.
 func (r *Replica) Mvcc() *Mvcc {
@@ -367,7 +370,7 @@ func (s *State) ObserveRole(r *Replica, e yb.Event) {
 	if rep.Term >= 0 {
 		r.Term = rep.Term
 		if rep.Role != "" {
-			r.Role = rep.Role
+			r.role = roleOf(rep.Role)
 		}
 		if rep.Role == "LEADER" && rep.Term > r.LeaderTerm {
 			r.LeaderTerm = rep.Term
@@ -386,16 +389,16 @@ func (s *State) applyRole(r *Replica, ev *yb.RoleChange) {
 		if ev.NewTerm >= 0 {
 			r.Term = ev.NewTerm
 		}
-		r.Role = "FOLLOWER"
+		r.role = roleOf("FOLLOWER")
 	case yb.BecomeLeader:
-		r.Role = "LEADER"
+		r.role = roleOf("LEADER")
 		if ev.Term > r.LeaderTerm {
 			r.LeaderTerm = ev.Term
 		}
 	case yb.BecomeFollower:
-		r.Role = "FOLLOWER"
+		r.role = roleOf("FOLLOWER")
 	case yb.MasterRole:
-		r.Role = ev.NewRole
+		r.role = roleOf(ev.NewRole)
 	}
 }
 
