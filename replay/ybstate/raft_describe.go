@@ -47,7 +47,11 @@ func (t *TabletRaft) View(peer string) *RaftView {
 	if p == nil {
 		return &RaftView{}
 	}
+	// A view is kept with every revocation and break, for a finding's
+	// state, which cites positions only: it keeps no line's text, so the
+	// lines of the terms compaction drops are not held through it.
 	v := &RaftView{seen: true, p: *p}
+	v.p.HighFrom.Text = ""
 	if p.Term >= 0 {
 		for i, term := range [2]int64{p.Term - 1, p.Term} {
 			vt := &v.terms[i]
@@ -59,11 +63,17 @@ func (t *TabletRaft) View(peer string) *RaftView {
 				vt.leaders = append(vt.leaders, viewLeader{peer: l.Peer, since: l.Since.Pos, upto: l.EndFrom().Pos, ended: l.Ended})
 			}
 			vt.votes = t.votesOf(peer, term)
+			for i := range vt.votes {
+				vt.votes[i].From.Text = ""
+			}
 		}
 	}
 	leases := t.Leases()
 	start := max(len(leases)-maxLeaseLines, 0)
 	v.leases = slices.Clone(leases[start:])
+	for i := range v.leases {
+		v.leases[i].From.Text = ""
+	}
 	return v
 }
 

@@ -19,6 +19,12 @@ func TestTabletSizes(t *testing.T) {
 	if n := unsafe.Sizeof(Leadership{}); n > 112 {
 		t.Errorf("Leadership is %d bytes, over the 112-byte size class", n)
 	}
+	if n := unsafe.Sizeof(PeerRaft{}); n > 112 {
+		t.Errorf("PeerRaft is %d bytes, over the 112-byte size class", n)
+	}
+	if n := unsafe.Sizeof(tabletEntry{}); n > 192 {
+		t.Errorf("a tablet's entry (its Raft history and first replica) is %d bytes, over the 192-byte size class", n)
+	}
 }
 
 // TestOneLineTabletHasNoRarePart checks that a tablet that only logs a
