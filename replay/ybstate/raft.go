@@ -79,7 +79,7 @@ type TabletRaft struct {
 	// noOps are the NO_OPs leaders sent, one per op id, in timeline order
 	// (NoOp): the first write of a term, which an old leader receiving it
 	// checks against its lease. A leader sends one per term.
-	noOps []NoOpRec
+	noOps []noOp
 	// raft is the view t belongs to (nil for a stand-in): its rows are
 	// the budget all tablets share.
 	raft *Raft
@@ -204,6 +204,22 @@ type NoOpRec struct {
 	Leader string
 	Op     ybval.OpID
 	From   From
+}
+
+// noOp is a NO_OP as a tablet keeps it: the leadership its line began
+// (its leader, and its line as the leadership's Since), or, when its line
+// began none, the whole record.
+type noOp struct {
+	op   ybval.OpID
+	lead *Leadership
+	rec  *NoOpRec
+}
+
+func (n noOp) record() *NoOpRec {
+	if n.rec != nil {
+		return n.rec
+	}
+	return &NoOpRec{Leader: n.lead.Peer, Op: n.op, From: n.lead.Since}
 }
 
 // PeerRaft is one peer's Raft view of itself.
@@ -555,9 +571,9 @@ func sameOp(a, b ybval.OpID) bool {
 // NoOp returns the NO_OP sent at op id op (as OpID.String prints it), or
 // nil.
 func (t *TabletRaft) NoOp(op string) *NoOpRec {
-	for i := range t.noOps {
-		if t.noOps[i].Op.String() == op {
-			return &t.noOps[i]
+	for _, n := range t.noOps {
+		if n.op.String() == op {
+			return n.record()
 		}
 	}
 	return nil
@@ -787,8 +803,16 @@ func (r *Raft) Apply(e yb.Event) Step {
 		}
 	case *yb.NoOp:
 		r.claim(t, p, ev.Op.Term, at, timed, from, &st, before)
-		if !slices.ContainsFunc(t.noOps, func(n NoOpRec) bool { return sameOp(n.Op, ev.Op) }) {
-			t.noOps = append(t.noOps, NoOpRec{Leader: p.Peer, Op: ev.Op, From: from})
+		if !slices.ContainsFunc(t.noOps, func(n noOp) bool { return sameOp(n.op, ev.Op) }) {
+			// Most NO_OPs are the line that showed their leader leading
+			// the term: they keep that leadership, not a copy of the line.
+			n := noOp{op: ev.Op}
+			if l := t.Leadership(p.Peer, ev.Op.Term); l != nil && l.Since == from {
+				n.lead = l
+			} else {
+				n.rec = &NoOpRec{Leader: p.Peer, Op: ev.Op, From: from}
+			}
+			t.noOps = append(t.noOps, n)
 		}
 		t.row(at, timed, p.Peer, ev.Op.Term, "no-op", func() string { return fmt.Sprintf("NO_OP at %s", ev.Op) }, from)
 	case *yb.Transfer:
