@@ -151,14 +151,14 @@ func (t *TabletRaft) compactBelow(cut, voteCut, live int64, keep map[int64]bool)
 		if l.Term >= cut || keep[l.Term] {
 			continue
 		}
-		l.Since.Text = ""
+		l.Since.text = ""
 		if l.end != nil {
-			l.end.from.Text = ""
+			l.end.from.text = ""
 		}
 	}
 	for i := range x.votes {
 		if x.votes[i].Term < cut && !keep[x.votes[i].Term] {
-			x.votes[i].From.Text = ""
+			x.votes[i].From.text = ""
 		}
 	}
 	n := len(t.noOps)

@@ -51,7 +51,7 @@ func (t *TabletRaft) View(peer string) *RaftView {
 	// state, which cites positions only: it keeps no line's text, so the
 	// lines of the terms compaction drops are not held through it.
 	v := &RaftView{seen: true, p: *p}
-	v.p.HighFrom.Text = ""
+	v.p.HighFrom.text = ""
 	if p.Term >= 0 {
 		for i, term := range [2]int64{p.Term - 1, p.Term} {
 			vt := &v.terms[i]
@@ -64,7 +64,7 @@ func (t *TabletRaft) View(peer string) *RaftView {
 			}
 			vt.votes = t.votesOf(peer, term)
 			for i := range vt.votes {
-				vt.votes[i].From.Text = ""
+				vt.votes[i].From.text = ""
 			}
 		}
 	}
@@ -72,7 +72,7 @@ func (t *TabletRaft) View(peer string) *RaftView {
 	start := max(len(leases)-maxLeaseLines, 0)
 	v.leases = slices.Clone(leases[start:])
 	for i := range v.leases {
-		v.leases[i].From.Text = ""
+		v.leases[i].From.text = ""
 	}
 	return v
 }

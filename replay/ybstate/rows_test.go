@@ -34,7 +34,7 @@ func TestTimelineRowsBoundedOverAllTablets(t *testing.T) {
 		tr := r.Tablet(tab)
 		kept += len(tr.Rows())
 		for _, row := range tr.Rows() {
-			assert.Empty(t, row.From.Text)
+			assert.Empty(t, row.From.Text())
 			assert.NotZero(t, row.From.Pos.Line)
 		}
 	}

@@ -25,9 +25,13 @@ func (k Key) String() string {
 
 // From is the log line a value was read from, so a finding can cite it.
 type From struct {
-	Pos  parse.Pos
-	Text string
+	Pos parse.Pos
+	// text is the line, its ids packed (packText): Text reads it.
+	text string
 }
+
+// Text is the line as read.
+func (f From) Text() string { return unpackText(f.text) }
 
 // HT is a hybrid time with the line that set it. Set is false until a log
 // line gives it a value.
@@ -307,12 +311,17 @@ func KeyOf(e yb.Event) Key {
 
 func fromEvent(e parse.Event) From {
 	m := e.Info()
-	return From{Pos: m.Pos, Text: m.Text}
+	text := m.Text
+	if ye, ok := e.(yb.Event); ok {
+		r := ye.Rep()
+		text = packIDs(text, r.Tablet, r.Peer)
+	}
+	return From{Pos: m.Pos, text: text}
 }
 
 // FromItem is where a dump entry was printed.
 func FromItem(src string, it yb.Item) From {
-	return From{Pos: parse.Pos{Source: src, Line: it.Line}, Text: it.Text}
+	return From{Pos: parse.Pos{Source: src, Line: it.Line}, text: it.Text}
 }
 
 // Apply folds one event into the state and returns what it meant to the
