@@ -127,6 +127,14 @@ func (t *TabletRaft) compactBelow(cut, voteCut, live int64, keep map[int64]bool)
 	x := t.more()
 	c := &x.compacted
 	t.below = cut
+	// The NO_OPs kept in their leaderships go with the other NO_OPs of
+	// their terms, before the leaderships themselves may.
+	for _, l := range t.led {
+		if l.noOp && l.Term < cut {
+			l.noOp, l.noOpIndex = false, 0
+			c.NoOps++
+		}
+	}
 	for _, l := range x.leases {
 		if l.Term >= 0 && l.Term < cut && l.EndMicros() >= live {
 			keep[l.Term] = true
@@ -162,7 +170,7 @@ func (t *TabletRaft) compactBelow(cut, voteCut, live int64, keep map[int64]bool)
 		}
 	}
 	n := len(t.noOps)
-	t.noOps = slices.DeleteFunc(t.noOps, func(n noOp) bool { return n.op.Term < cut })
+	t.noOps = slices.DeleteFunc(t.noOps, func(n NoOpRec) bool { return n.Op.Term < cut })
 	c.NoOps += n - len(t.noOps)
 	kept := x.leases[:0]
 	remap := make(map[int]int, len(x.leases))

@@ -78,8 +78,10 @@ type TabletRaft struct {
 	led []*Leadership
 	// noOps are the NO_OPs leaders sent, one per op id, in timeline order
 	// (NoOp): the first write of a term, which an old leader receiving it
-	// checks against its lease. A leader sends one per term.
-	noOps []noOp
+	// checks against its lease. A leader sends one per term. A NO_OP
+	// whose line began its leader's leadership is kept in it instead
+	// (Leadership.noOp).
+	noOps []NoOpRec
 	// raft is the view t belongs to (nil for a stand-in): its rows are
 	// the budget all tablets share.
 	raft *Raft
@@ -206,22 +208,6 @@ type NoOpRec struct {
 	From   From
 }
 
-// noOp is a NO_OP as a tablet keeps it: the leadership its line began
-// (its leader, and its line as the leadership's Since), or, when its line
-// began none, the whole record.
-type noOp struct {
-	op   ybval.OpID
-	lead *Leadership
-	rec  *NoOpRec
-}
-
-func (n noOp) record() *NoOpRec {
-	if n.rec != nil {
-		return n.rec
-	}
-	return &NoOpRec{Leader: n.lead.Peer, Op: n.op, From: n.lead.Since}
-}
-
 // PeerRaft is one peer's Raft view of itself.
 type PeerRaft struct {
 	Peer string
@@ -295,6 +281,10 @@ type Leadership struct {
 	// byMaster is set when Since is the master's word, not a peer's log
 	// (By).
 	byMaster bool
+	// noOp is set when Since is the leader's NO_OP, at op index noOpIndex
+	// of the term (TabletRaft.NoOp).
+	noOp      bool
+	noOpIndex int64
 	// end is the line that showed it gave up, made when it did: most
 	// leaderships of a node hosting many tablets never end in its log.
 	end *leadEnd
@@ -571,12 +561,35 @@ func sameOp(a, b ybval.OpID) bool {
 // NoOp returns the NO_OP sent at op id op (as OpID.String prints it), or
 // nil.
 func (t *TabletRaft) NoOp(op string) *NoOpRec {
-	for _, n := range t.noOps {
-		if n.op.String() == op {
-			return n.record()
+	for i := range t.noOps {
+		if t.noOps[i].Op.String() == op {
+			return &t.noOps[i]
+		}
+	}
+	for _, l := range t.led {
+		if l.noOp {
+			if id := (ybval.OpID{Term: l.Term, Index: l.noOpIndex}); id.String() == op {
+				return &NoOpRec{Leader: l.Peer, Op: id, From: l.Since}
+			}
 		}
 	}
 	return nil
+}
+
+// hasNoOp reports whether t holds a NO_OP at op.
+func (t *TabletRaft) hasNoOp(op ybval.OpID) bool {
+	if slices.ContainsFunc(t.noOps, func(n NoOpRec) bool { return sameOp(n.Op, op) }) {
+		return true
+	}
+	if op.Unread {
+		return false
+	}
+	for _, l := range t.Leaders(op.Term) {
+		if l.noOp && l.noOpIndex == op.Index {
+			return true
+		}
+	}
+	return false
 }
 
 // Leaders returns the peers seen leading term, in the order they did.
@@ -803,16 +816,15 @@ func (r *Raft) Apply(e yb.Event) Step {
 		}
 	case *yb.NoOp:
 		r.claim(t, p, ev.Op.Term, at, timed, from, &st, before)
-		if !slices.ContainsFunc(t.noOps, func(n noOp) bool { return sameOp(n.op, ev.Op) }) {
+		if !t.hasNoOp(ev.Op) {
 			// Most NO_OPs are the line that showed their leader leading
-			// the term: they keep that leadership, not a copy of the line.
-			n := noOp{op: ev.Op}
-			if l := t.Leadership(p.Peer, ev.Op.Term); l != nil && l.Since == from {
-				n.lead = l
+			// the term: the leadership keeps its op index, not a copy of
+			// its leader and line.
+			if l := t.Leadership(p.Peer, ev.Op.Term); l != nil && !ev.Op.Unread && l.Since == from {
+				l.noOp, l.noOpIndex = true, ev.Op.Index
 			} else {
-				n.rec = &NoOpRec{Leader: p.Peer, Op: ev.Op, From: from}
+				t.noOps = append(t.noOps, NoOpRec{Leader: p.Peer, Op: ev.Op, From: from})
 			}
-			t.noOps = append(t.noOps, n)
 		}
 		t.row(at, timed, p.Peer, ev.Op.Term, "no-op", func() string { return fmt.Sprintf("NO_OP at %s", ev.Op) }, from)
 	case *yb.Transfer:

@@ -43,6 +43,23 @@ func TestOneLineTabletHasNoRarePart(t *testing.T) {
 	if len(tr.Leaders(2)) != 1 {
 		t.Fatalf("leaders of term 2: %v", tr.Leaders(2))
 	}
+	// Its NO_OP is kept in the leadership its line began, and read back
+	// whole.
+	if len(tr.noOps) != 0 {
+		t.Errorf("NO_OP records %v: want it kept in its leadership", tr.noOps)
+	}
+	if n := tr.NoOp("2.1"); n == nil || n.Leader != "p1" || n.Op != (ybval.OpID{Term: 2, Index: 1}) || n.From.Pos.Line != 1 {
+		t.Errorf("NoOp(2.1) = %+v", n)
+	}
+	// One whose leader was already known from another line keeps its own.
+	r.Apply(&yb.NoOp{Base: yb.Base{Meta: parse.Meta{Pos: parse.Pos{Source: "a", Line: 5}}, Replica: yb.Replica{Tablet: "t1", Peer: "p1", Term: 2, Role: "LEADER"}}, Op: ybval.OpID{Term: 2, Index: 7}})
+	if n := tr.NoOp("2.7"); len(tr.noOps) != 1 || n == nil || n.From.Pos.Line != 5 {
+		t.Errorf("NoOp(2.7) = %+v, records %v", n, tr.noOps)
+	}
+	r.Apply(&yb.NoOp{Base: yb.Base{Meta: parse.Meta{Pos: parse.Pos{Source: "a", Line: 6}}, Replica: yb.Replica{Tablet: "t1", Peer: "p1", Term: 2, Role: "LEADER"}}, Op: ybval.OpID{Term: 2, Index: 1}})
+	if n := tr.NoOp("2.1"); len(tr.noOps) != 1 || n == nil || n.From.Pos.Line != 1 {
+		t.Errorf("a NO_OP seen again: NoOp(2.1) = %+v, records %v", n, tr.noOps)
+	}
 	r.Apply(&yb.Vote{Base: yb.Base{Meta: parse.Meta{Pos: parse.Pos{Source: "a", Line: 2}}, Replica: yb.Replica{Tablet: "t1", Peer: "p2", Term: 3}}, Candidate: "p3", Term: 3, Granted: true})
 	if tr.x == nil || len(tr.Votes(3)) != 1 {
 		t.Fatalf("after a vote: rare part %v, votes %v", tr.x, tr.Votes(3))
