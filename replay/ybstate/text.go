@@ -40,9 +40,10 @@ func packIDs(s string, ids ...string) string {
 		return s
 	}
 	var at [2]int
+	var raw [2][idDigits / 2]byte
 	n := 0
 	for _, id := range ids {
-		if n == len(at) || !isID(id) {
+		if n == len(at) || !idBytes(id, &raw[n]) {
 			continue
 		}
 		i := strings.Index(s, id)
@@ -57,32 +58,48 @@ func packIDs(s string, ids ...string) string {
 	}
 	if n == 2 && at[1] < at[0] {
 		at[0], at[1] = at[1], at[0]
+		raw[0], raw[1] = raw[1], raw[0]
 	}
 	var b strings.Builder
 	b.Grow(1 + len(s) - n*(idDigits-1-idDigits/2))
 	b.WriteByte(packedMark)
 	prev := 0
-	for _, i := range at[:n] {
+	for k, i := range at[:n] {
 		b.WriteString(s[prev:i])
 		b.WriteByte(hexMark)
-		for k := i; k < i+idDigits; k += 2 {
-			b.WriteByte(unhex(s[k])<<4 | unhex(s[k+1]))
-		}
+		b.Write(raw[k][:])
 		prev = i + idDigits
 	}
 	b.WriteString(s[prev:])
 	return b.String()
 }
 
-// isID reports whether id is 32 lowercase hex digits.
-func isID(id string) bool {
+// hexValue is the value of each lowercase hex digit, 0xff for any other
+// byte.
+var hexValue = func() (v [256]byte) {
+	for i := range v {
+		v[i] = 0xff
+	}
+	for c := '0'; c <= '9'; c++ {
+		v[c] = byte(c - '0')
+	}
+	for c := 'a'; c <= 'f'; c++ {
+		v[c] = byte(c - 'a' + 10)
+	}
+	return v
+}()
+
+// idBytes reads id, when it is 32 lowercase hex digits, into out.
+func idBytes(id string, out *[idDigits / 2]byte) bool {
 	if len(id) != idDigits {
 		return false
 	}
-	for i := 0; i < len(id); i++ {
-		if !isLowerHex(id[i]) {
+	for k := range out {
+		hi, lo := hexValue[id[2*k]], hexValue[id[2*k+1]]
+		if hi|lo > 15 {
 			return false
 		}
+		out[k] = hi<<4 | lo
 	}
 	return true
 }
