@@ -70,9 +70,9 @@ func (r *Raft) maybeCompact(t *TabletRaft, term int64) {
 	}
 	if !t.compactInit {
 		t.compactInit = true
-		t.Compacted.Below = t.led[0].term
+		t.below = t.led[0].Term
 	}
-	if term-t.Compacted.Below < 2*c.KeepTerms {
+	if term-t.below < 2*c.KeepTerms {
 		return
 	}
 	c.Before(t, term-c.KeepTerms)
@@ -84,7 +84,7 @@ func (r *Raft) maybeCompact(t *TabletRaft, term int64) {
 	keep := map[int64]bool{}
 	if r.onDrop != nil {
 		n, kept := r.onDrop(t.Tablet, term-c.KeepTerms, live)
-		t.Compacted.Writes += n
+		t.more().compacted.Writes += n
 		for _, k := range kept {
 			keep[k] = true
 		}
@@ -101,18 +101,16 @@ func (t *TabletRaft) latest() time.Time {
 			at = x
 		}
 	}
-	for _, tl := range t.led {
-		for _, l := range tl.ls {
-			if l.Timed {
-				later(l.At)
-			}
-			later(l.EndAt)
+	for _, l := range t.led {
+		if l.Timed {
+			later(l.At)
 		}
+		later(l.EndAt())
 	}
-	for _, l := range t.Leases {
+	for _, l := range t.rare().leases {
 		later(l.At)
 	}
-	for _, a := range t.Attempts {
+	for _, a := range t.rare().attempts {
 		if a.Timed {
 			later(a.At)
 		}
@@ -126,22 +124,25 @@ func (t *TabletRaft) latest() time.Time {
 // dump leases were kept): those a later line can still contradict. The
 // leaders and real votes of the terms from voteCut (at most cut) stay.
 func (t *TabletRaft) compactBelow(cut, voteCut, live int64, keep map[int64]bool) {
-	c := &t.Compacted
-	// A tablet without its rare part compacts a stand-in, left behind.
-	var none tabletRare
-	x := t.x
-	if x == nil {
-		x = &none
+	x := t.more()
+	c := &x.compacted
+	t.below = cut
+	// The NO_OPs kept in their leaderships go with the other NO_OPs of
+	// their terms, before the leaderships themselves may.
+	for _, l := range t.led {
+		if l.noOp && l.Term < cut {
+			l.noOp, l.noOpIndex = false, 0
+			c.NoOps++
+		}
 	}
-	c.Below = cut
-	for _, l := range t.Leases {
+	for _, l := range x.leases {
 		if l.Term >= 0 && l.Term < cut && l.EndMicros() >= live {
 			keep[l.Term] = true
 		}
 	}
-	t.led = slices.DeleteFunc(t.led, func(tl termLeaders) bool {
-		if tl.term < voteCut && !keep[tl.term] {
-			c.Leaders += len(tl.ls)
+	t.led = slices.DeleteFunc(t.led, func(l *Leadership) bool {
+		if l.Term < voteCut && !keep[l.Term] {
+			c.Leaders++
 			return true
 		}
 		return false
@@ -154,25 +155,26 @@ func (t *TabletRaft) compactBelow(cut, voteCut, live int64, keep map[int64]bool)
 	// lines' text goes, as the line of each would hold the log's memory
 	// for VoteTerms terms of every tablet. The terms whose leases are
 	// kept keep it: a revocation's finding quotes their leader's line.
-	for _, tl := range t.led {
-		if tl.term >= cut || keep[tl.term] {
+	for _, l := range t.led {
+		if l.Term >= cut || keep[l.Term] {
 			continue
 		}
-		for _, l := range tl.ls {
-			l.Since.Text, l.EndFrom.Text = "", ""
+		l.Since.text = ""
+		if l.end != nil {
+			l.end.from.text = ""
 		}
 	}
 	for i := range x.votes {
 		if x.votes[i].Term < cut && !keep[x.votes[i].Term] {
-			x.votes[i].From.Text = ""
+			x.votes[i].From.text = ""
 		}
 	}
 	n := len(t.noOps)
 	t.noOps = slices.DeleteFunc(t.noOps, func(n NoOpRec) bool { return n.Op.Term < cut })
 	c.NoOps += n - len(t.noOps)
-	kept := t.Leases[:0]
-	remap := make(map[int]int, len(t.Leases))
-	for i, l := range t.Leases {
+	kept := x.leases[:0]
+	remap := make(map[int]int, len(x.leases))
+	for i, l := range x.leases {
 		if l.Term < cut && !keep[l.Term] {
 			c.Leases++
 			continue
@@ -180,8 +182,8 @@ func (t *TabletRaft) compactBelow(cut, voteCut, live int64, keep map[int64]bool)
 		remap[i] = len(kept)
 		kept = append(kept, l)
 	}
-	clear(t.Leases[len(kept):])
-	t.Leases = kept
+	clear(x.leases[len(kept):])
+	x.leases = kept
 	for k, i := range x.waits {
 		if j, ok := remap[i]; ok {
 			x.waits[k] = j
@@ -194,19 +196,19 @@ func (t *TabletRaft) compactBelow(cut, voteCut, live int64, keep map[int64]bool)
 			delete(x.waitRow, k)
 		}
 	}
-	rv := t.Revocations[:0]
-	for _, r := range t.Revocations {
+	rv := x.revocations[:0]
+	for _, r := range x.revocations {
 		if r.ByTerm >= 0 && r.ByTerm < cut {
 			c.Revocations++
 			continue
 		}
 		rv = append(rv, r)
 	}
-	clear(t.Revocations[len(rv):])
-	t.Revocations = rv
-	at := t.Attempts[:0]
-	amap := make(map[int]int, len(t.Attempts))
-	for i, a := range t.Attempts {
+	clear(x.revocations[len(rv):])
+	x.revocations = rv
+	at := x.attempts[:0]
+	amap := make(map[int]int, len(x.attempts))
+	for i, a := range x.attempts {
 		if a.Term >= 0 && a.Term < cut {
 			c.Attempts++
 			continue
@@ -214,11 +216,11 @@ func (t *TabletRaft) compactBelow(cut, voteCut, live int64, keep map[int64]bool)
 		amap[i] = len(at)
 		at = append(at, a)
 	}
-	clear(t.Attempts[len(at):])
-	t.Attempts = at
+	clear(x.attempts[len(at):])
+	x.attempts = at
 	for _, p := range t.peers {
-		if j, ok := amap[p.lastAttempt]; ok && p.lastAttempt >= 0 {
-			p.lastAttempt = j
+		if j, ok := amap[int(p.lastAttempt)]; ok && p.lastAttempt >= 0 {
+			p.lastAttempt = int32(j)
 		} else {
 			p.lastAttempt = -1
 		}

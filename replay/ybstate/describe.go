@@ -21,7 +21,7 @@ func (r *Replica) Lines() []string {
 	if r.Term >= 0 {
 		term = fmt.Sprint(r.Term)
 	}
-	role := r.Role
+	role := r.Role()
 	if role == "" {
 		role = "unknown"
 	}

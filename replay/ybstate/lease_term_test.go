@@ -92,6 +92,6 @@ func TestLongDumpKeepsLowestWrites(t *testing.T) {
 	}
 	assert.Greater(t, st.WritesDropped(tablet), 8000)
 	first := ws[0]
-	assert.Equal(t, "1. AddLeaderPending", first.From.Text[:19], "the dump's first (lowest) op is kept")
+	assert.Equal(t, "1. AddLeaderPending", first.From.Text()[:19], "the dump's first (lowest) op is kept")
 	assert.NotEmpty(t, first.Op)
 }

@@ -2,7 +2,6 @@ package ybstate
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -35,7 +34,11 @@ func (s *State) applyRaft(r *Replica, e yb.Event) Step {
 // Apply is a pure fold over the merged timeline: the same events in the
 // same order give the same Raft.
 type Raft struct {
-	tablets    map[string]*TabletRaft
+	// tablets holds each tablet's Raft history with its first replica's
+	// state (State.Replica): one map entry a tablet, as a node can host a
+	// million. An entry made for a replica alone is no Raft history
+	// (TabletRaft.seen).
+	tablets    map[string]*tabletEntry
 	rows       *rowBudget
 	compaction Compaction
 	onDrop     func(tablet string, cut, live int64) (int, []int64)
@@ -43,7 +46,24 @@ type Raft struct {
 
 // NewRaft returns an empty view.
 func NewRaft() *Raft {
-	return &Raft{tablets: map[string]*TabletRaft{}, rows: &rowBudget{left: MaxRows}}
+	return &Raft{tablets: map[string]*tabletEntry{}, rows: &rowBudget{left: MaxRows}}
+}
+
+// tabletEntry is one tablet's Raft history and its first replica (its
+// other replicas are in the history's rare part).
+type tabletEntry struct {
+	raft TabletRaft
+	rep  Replica
+}
+
+// entry returns tablet's entry, making it.
+func (r *Raft) entry(tablet string) *tabletEntry {
+	e := r.tablets[tablet]
+	if e == nil {
+		e = &tabletEntry{raft: TabletRaft{Tablet: tablet, raft: r}}
+		r.tablets[tablet] = e
+	}
+	return e
 }
 
 // TabletRaft is one tablet's Raft history.
@@ -52,42 +72,51 @@ type TabletRaft struct {
 	// peers is sorted by peer id: a tablet has a handful of peers, and a
 	// node can host a million tablets, so a slice, not a map.
 	peers []*PeerRaft
-	// led holds, per term that had a leader, ascending, every peer that
-	// acted as its leader, in the order they first did.
-	led []termLeaders
-	// Leases are the lease expiries the Raft lines printed, in timeline
-	// order. MVCC dump leases stay in State.Leases.
-	Leases      []LeaseFact
-	Revocations []Revocation
-	// FailedStepDowns are the master's step-downs that came back with an
-	// error, in timeline order.
-	FailedStepDowns []FailedStepDown
-	// Attempts are election attempts, one per peer burst of start lines.
-	Attempts []Attempt
+	// led holds every leadership, by term ascending and, within a term,
+	// in the order its peers first acted as leader: one slice, not one
+	// per term, as most tablets of a busy node see a leader a term.
+	led []*Leadership
 	// noOps are the NO_OPs leaders sent, one per op id, in timeline order
 	// (NoOp): the first write of a term, which an old leader receiving it
-	// checks against its lease. A leader sends one per term.
+	// checks against its lease. A leader sends one per term. A NO_OP
+	// whose line began its leader's leadership is kept in it instead
+	// (Leadership.noOp).
 	noOps []NoOpRec
-	// Rows is the readable timeline, in timeline order, at most
-	// maxTabletRows and within the budget all tablets share (MaxRows);
-	// Dropped counts the rows past that. A row keeps its line's position,
-	// not its text.
-	Rows    []Row
-	Dropped int
 	// raft is the view t belongs to (nil for a stand-in): its rows are
 	// the budget all tablets share.
 	raft *Raft
 	// x holds what most tablets never need, made on first use (more): a
-	// node can host a million tablets that log a line each, and these
-	// fields kept TabletRaft a size class up.
+	// node can host a million tablets that log a line each, and it keeps
+	// TabletRaft in the 128-byte size class.
 	x *tabletRare
-	// Compacted counts the history compaction dropped (Compaction).
-	Compacted   Compacted
+	// below is the lowest term compaction still holds (Compacted.Below),
+	// set by the first leadership once compaction is on (compactInit).
+	below       int64
+	dropped     int
 	compactInit bool
+	// seen is set once a Raft line names the tablet; hasRep once its
+	// entry holds a replica.
+	seen, hasRep bool
 }
 
 // tabletRare is the part of a TabletRaft most tablets never need.
 type tabletRare struct {
+	// leases are the lease expiries the Raft lines printed, in timeline
+	// order (Leases). MVCC dump leases stay in State.Leases.
+	leases      []LeaseFact
+	revocations []Revocation
+	// failedStepDowns are the master's step-downs that came back with an
+	// error, in timeline order.
+	failedStepDowns []FailedStepDown
+	// attempts are election attempts, one per peer burst of start lines.
+	attempts []Attempt
+	// rows is the readable timeline (Rows).
+	rows []Row
+	// compacted counts what compaction dropped; its Below is
+	// TabletRaft.below.
+	compacted Compacted
+	// reps are the tablet's replicas but the first, in the order made.
+	reps []*Replica
 	// votes holds the real (binding) votes granted, in timeline order, one
 	// per voter, term and candidate.
 	votes []VoteRec
@@ -120,11 +149,30 @@ func (t *TabletRaft) more() *tabletRare {
 	return t.x
 }
 
-// termLeaders is the leaders of one term: lastLed and previousLeader
-// walk them back from a term instead of every term.
-type termLeaders struct {
-	term int64
-	ls   []*Leadership
+// Leases are the lease expiries the Raft lines printed, in timeline
+// order. MVCC dump leases stay in State.Leases.
+func (t *TabletRaft) Leases() []LeaseFact { return t.rare().leases }
+
+// Revocations are the lease revocations, in timeline order.
+func (t *TabletRaft) Revocations() []Revocation { return t.rare().revocations }
+
+// Attempts are election attempts, one per peer burst of start lines, in
+// timeline order.
+func (t *TabletRaft) Attempts() []Attempt { return t.rare().attempts }
+
+// Rows is the readable timeline, in timeline order, at most maxTabletRows
+// and within the budget all tablets share (MaxRows); Dropped counts the
+// rows past that. A row keeps its line's position, not its text.
+func (t *TabletRaft) Rows() []Row { return t.rare().rows }
+
+// Dropped is how many of t's timeline rows were not kept.
+func (t *TabletRaft) Dropped() int { return t.dropped }
+
+// Compacted counts the history compaction dropped (Compaction).
+func (t *TabletRaft) Compacted() Compacted {
+	c := t.rare().compacted
+	c.Below = t.below
+	return c
 }
 
 type waitKey struct {
@@ -168,17 +216,51 @@ type PeerRaft struct {
 	Term     int64
 	High     int64
 	HighFrom From
-	Role     string
+	// role is the role its log last showed (Role).
+	role roleName
 	// Leading is the term it currently leads, or -1.
 	Leading int64
 	// LastLed is the last term it was seen leading, or -1.
 	LastLed int64
-	// lastAttempt indexes its latest election attempt in Attempts, or -1.
-	lastAttempt int
 	// delayed is the term whose step-down it put off until its protege
 	// caught up (`Delay step down`), or -1: a step-down the master hears
 	// accepted meanwhile has not happened yet.
 	delayed int64
+	// lastAttempt indexes its latest election attempt in Attempts, or -1.
+	lastAttempt int32
+}
+
+// Role is the role the peer's log last showed, or "".
+func (p *PeerRaft) Role() string { return p.role.String() }
+
+// roleName is a Raft role as a log printed it, held as a pointer to its
+// name: a node hosting a million tablets holds two a tablet (its peer's
+// and its replica's), and a handful of names cover nearly all.
+type roleName struct{ p *string }
+
+// knownRoles are the roles glog prefixes and role lines print.
+var knownRoles = []string{"LEADER", "FOLLOWER", "CANDIDATE", "PRE_CANDIDATE", "LEARNER",
+	"NON_PARTICIPANT", "UNKNOWN_ROLE", "VOTER", "PRE_VOTER", "OBSERVER", "PRE_OBSERVER"}
+
+func roleOf(s string) roleName {
+	if s == "" {
+		return roleName{}
+	}
+	for i := range knownRoles {
+		if knownRoles[i] == s {
+			return roleName{&knownRoles[i]}
+		}
+	}
+	// Only a name no list has costs an allocation.
+	name := s
+	return roleName{&name}
+}
+
+func (r roleName) String() string {
+	if r.p == nil {
+		return ""
+	}
+	return *r.p
 }
 
 // Leadership is one peer leading one term: from the first line that shows
@@ -192,20 +274,75 @@ type Leadership struct {
 	Term  int64
 	Since From
 	At    time.Time
-	// Timed sits by Ended: two bools apart took Leadership a size class
-	// up, and a node hosting a million tablets holds one each.
+	// Timed sits by Ended: bools apart took Leadership a size class up,
+	// and a node hosting a million tablets holds one each.
 	Timed bool
 	Ended bool
-	// By says whose word Since is when it is not a peer's log: "master"
-	// for the master's reading of a tablet report.
-	By string
-	// EndAt and EndFrom are the line that showed it gave up; EndBy is
-	// "master" when that line is the master's (a step-down it asked for
-	// and heard back about), which the peer's own later lines outweigh.
-	EndAt   time.Time
-	EndFrom From
-	EndHow  string
-	EndBy   string
+	// byMaster is set when Since is the master's word, not a peer's log
+	// (By).
+	byMaster bool
+	// noOp is set when Since is the leader's NO_OP, at op index noOpIndex
+	// of the term (TabletRaft.NoOp).
+	noOp      bool
+	noOpIndex int64
+	// end is the line that showed it gave up, made when it did: most
+	// leaderships of a node hosting many tablets never end in its log.
+	end *leadEnd
+}
+
+// leadEnd is how a leadership ended.
+type leadEnd struct {
+	at   time.Time
+	from From
+	how  string
+	by   string
+}
+
+// noEnd is what a leadership that has not ended reads as its end.
+var noEnd leadEnd
+
+func (l *Leadership) ending() *leadEnd {
+	if l.end == nil {
+		return &noEnd
+	}
+	return l.end
+}
+
+// By says whose word Since is when it is not a peer's log: "master" for
+// the master's reading of a tablet report.
+func (l *Leadership) By() string {
+	if l.byMaster {
+		return masterWord
+	}
+	return ""
+}
+
+// EndAt and EndFrom are the line that showed it gave up (zero while it
+// has not).
+func (l *Leadership) EndAt() time.Time { return l.ending().at }
+
+// EndFrom is the line that showed it gave up.
+func (l *Leadership) EndFrom() From { return l.ending().from }
+
+// EndHow says how it gave up.
+func (l *Leadership) EndHow() string { return l.ending().how }
+
+// EndBy is "master" when the line that ended it is the master's (a
+// step-down it asked for and heard back about), which the peer's own later
+// lines outweigh.
+func (l *Leadership) EndBy() string { return l.ending().by }
+
+// finish records that l gave up at the line from, in the word of by ("" for
+// a peer's own line, masterWord for the master's).
+func (l *Leadership) finish(at time.Time, from From, how, by string) {
+	l.Ended = true
+	l.end = &leadEnd{at: at, from: from, how: how, by: by}
+}
+
+// reopen undoes an end: the peer's own line shows it leading on.
+func (l *Leadership) reopen() {
+	l.Ended = false
+	l.end = nil
 }
 
 // VoteRec is a real vote granted.
@@ -353,19 +490,30 @@ type Step struct {
 }
 
 // Tablet returns tablet's history, or nil.
-func (r *Raft) Tablet(tablet string) *TabletRaft { return r.tablets[tablet] }
+func (r *Raft) Tablet(tablet string) *TabletRaft {
+	if e := r.tablets[tablet]; e != nil && e.raft.seen {
+		return &e.raft
+	}
+	return nil
+}
 
 // Tablets returns the tablets seen, sorted.
-func (r *Raft) Tablets() []string { return slices.Sorted(maps.Keys(r.tablets)) }
+func (r *Raft) Tablets() []string {
+	out := make([]string, 0, len(r.tablets))
+	for t, e := range r.tablets {
+		if e.raft.seen {
+			out = append(out, t)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
 
 func (r *Raft) tablet(t string) *TabletRaft {
-	tr := r.tablets[t]
-	if tr == nil {
-		// The maps a tablet may never need are made on first use: a
-		// node can host a million tablets that log a line each.
-		tr = &TabletRaft{Tablet: t, raft: r}
-		r.tablets[t] = tr
-	}
+	// The parts a tablet may never need are made on first use: a node
+	// can host a million tablets that log a line each.
+	tr := &r.entry(t).raft
+	tr.seen = true
 	return tr
 }
 
@@ -418,22 +566,51 @@ func (t *TabletRaft) NoOp(op string) *NoOpRec {
 			return &t.noOps[i]
 		}
 	}
-	return nil
-}
-
-// Leaders returns the peers seen leading term, in the order they did.
-func (t *TabletRaft) Leaders(term int64) []*Leadership {
-	if i := t.termsBelow(term); term >= 0 && i < len(t.led) && t.led[i].term == term {
-		return t.led[i].ls
+	for _, l := range t.led {
+		if l.noOp {
+			if id := (ybval.OpID{Term: l.Term, Index: l.noOpIndex}); id.String() == op {
+				return &NoOpRec{Leader: l.Peer, Op: id, From: l.Since}
+			}
+		}
 	}
 	return nil
 }
 
+// hasNoOp reports whether t holds a NO_OP at op.
+func (t *TabletRaft) hasNoOp(op ybval.OpID) bool {
+	if slices.ContainsFunc(t.noOps, func(n NoOpRec) bool { return sameOp(n.Op, op) }) {
+		return true
+	}
+	if op.Unread {
+		return false
+	}
+	for _, l := range t.Leaders(op.Term) {
+		if l.noOp && l.noOpIndex == op.Index {
+			return true
+		}
+	}
+	return false
+}
+
+// Leaders returns the peers seen leading term, in the order they did.
+func (t *TabletRaft) Leaders(term int64) []*Leadership {
+	if term < 0 {
+		return nil
+	}
+	i, j := t.termsBelow(term), t.termsBelow(term+1)
+	if i == j {
+		return nil
+	}
+	return t.led[i:j:j]
+}
+
 // Terms returns the terms that had a leader, ascending.
 func (t *TabletRaft) Terms() []int64 {
-	out := make([]int64, len(t.led))
-	for i, tl := range t.led {
-		out[i] = tl.term
+	out := make([]int64, 0, len(t.led))
+	for _, l := range t.led {
+		if n := len(out); n == 0 || out[n-1] != l.Term {
+			out = append(out, l.Term)
+		}
 	}
 	return out
 }
@@ -536,19 +713,19 @@ func (r *Raft) Apply(e yb.Event) Step {
 		// A FOLLOWER prefix in the term it leads is not a step-down:
 		// `Becoming Leader` itself prints the old role, and a leader that
 		// gives up logs it (step-down, Becoming Follower, a later term).
-		p.Role = rep.Role
+		p.role = roleOf(rep.Role)
 	}
 	switch ev := e.(type) {
 	case *yb.RoleChange:
 		switch ev.What {
 		case yb.StepDown:
 			if l := t.Leadership(p.Peer, ev.Term); l != nil && !l.Ended {
-				l.Ended, l.EndAt, l.EndFrom, l.EndHow = true, at, from, "stepped down"
+				l.finish(at, from, "stepped down", "")
 			}
 			if p.Leading == ev.Term {
 				p.Leading = -1
 			}
-			p.Role = "FOLLOWER"
+			p.role = roleOf("FOLLOWER")
 			t.row(at, timed, p.Peer, ev.Term, "step down", func() string {
 				return fmt.Sprintf("leader of term %d steps down (new term %s)", ev.Term, termText(ev.NewTerm))
 			}, from)
@@ -560,12 +737,12 @@ func (r *Raft) Apply(e yb.Event) Step {
 			if term >= 0 {
 				r.claim(t, p, term, at, timed, from, &st, before)
 			}
-			p.Role = "LEADER"
+			p.role = roleOf("LEADER")
 		case yb.BecomeFollower:
 			if p.Leading >= 0 {
 				t.endLeading(p, at, timed, from, "became follower")
 			}
-			p.Role = "FOLLOWER"
+			p.role = roleOf("FOLLOWER")
 			t.row(at, timed, p.Peer, p.Term, "follower", func() string { return "becomes follower" }, from)
 		case yb.MasterRole:
 			if ev.NewRole == "LEADER" && p.Term >= 0 {
@@ -573,7 +750,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 			} else if ev.NewRole != "LEADER" && p.Leading >= 0 {
 				t.endLeading(p, at, timed, from, "role "+ev.NewRole)
 			}
-			p.Role = ev.NewRole
+			p.role = roleOf(ev.NewRole)
 		}
 	case *yb.ActiveRole:
 		if ev.To == "LEADER" && p.Term >= 0 {
@@ -581,7 +758,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 		} else if ev.From == "LEADER" && p.Leading >= 0 {
 			t.endLeading(p, at, timed, from, "role "+ev.To)
 		}
-		p.Role = ev.To
+		p.role = roleOf(ev.To)
 	case *yb.ElectionStart:
 		r.attempt(t, p, ev, at, timed, from)
 	case *yb.ElectionResult:
@@ -599,7 +776,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 		t.row(at, timed, p.Peer, ev.Term, kind, func() string { return fmt.Sprintf("%s %s for term %d", kind, what, ev.Term) }, from)
 		if ev.Won && !ev.Pre && !ev.Defunct {
 			if p.lastAttempt >= 0 {
-				t.Attempts[p.lastAttempt].Won = true
+				t.x.attempts[p.lastAttempt].Won = true
 			}
 			r.claim(t, p, ev.Term, at, timed, from, &st, before)
 		}
@@ -639,8 +816,15 @@ func (r *Raft) Apply(e yb.Event) Step {
 		}
 	case *yb.NoOp:
 		r.claim(t, p, ev.Op.Term, at, timed, from, &st, before)
-		if !slices.ContainsFunc(t.noOps, func(n NoOpRec) bool { return sameOp(n.Op, ev.Op) }) {
-			t.noOps = append(t.noOps, NoOpRec{Leader: p.Peer, Op: ev.Op, From: from})
+		if !t.hasNoOp(ev.Op) {
+			// Most NO_OPs are the line that showed their leader leading
+			// the term: the leadership keeps its op index, not a copy of
+			// its leader and line.
+			if l := t.Leadership(p.Peer, ev.Op.Term); l != nil && !ev.Op.Unread && l.Since == from {
+				l.noOp, l.noOpIndex = true, ev.Op.Index
+			} else {
+				t.noOps = append(t.noOps, NoOpRec{Leader: p.Peer, Op: ev.Op, From: from})
+			}
 		}
 		t.row(at, timed, p.Peer, ev.Op.Term, "no-op", func() string { return fmt.Sprintf("NO_OP at %s", ev.Op) }, from)
 	case *yb.Transfer:
@@ -682,10 +866,11 @@ func (r *Raft) Apply(e yb.Event) Step {
 				return fmt.Sprintf("revokes %s's lease with %s left", orUnknown(ev.Holder), ev.Remaining)
 			}, from)
 		}
-		t.Revocations = append(t.Revocations, rv)
-		st.Revocation = &t.Revocations[len(t.Revocations)-1]
+		x := t.more()
+		x.revocations = append(x.revocations, rv)
+		st.Revocation = &x.revocations[len(x.revocations)-1]
 		if ev.Holder != "" && timed && usable(ev.HT, ev.Expiry, ev.Remaining) {
-			t.Leases = append(t.Leases, f)
+			x.leases = append(x.leases, f)
 		}
 	case *yb.LeaseReset:
 		term := p.LastLed
@@ -704,7 +889,8 @@ func (r *Raft) Apply(e yb.Event) Step {
 			t.row(at, timed, p.Peer, p.Term, "lease reset", func() string { return fmt.Sprintf("drops its lease, which ran to %s", clock(f.Until)) }, from)
 		}
 		if timed && usable(ev.HT, ev.Expiry, ev.Since) {
-			t.Leases = append(t.Leases, f)
+			x := t.more()
+			x.leases = append(x.leases, f)
 		}
 		// Not a step-down: builds of 2020 print it as the winner of an
 		// election takes over (its old lease long over), newer ones when
@@ -719,16 +905,16 @@ func (r *Raft) Apply(e yb.Event) Step {
 					Until: at.Add(time.Duration(ev.Remaining.Millis) * time.Millisecond), Seen: p.Peer, How: "waited on", From: from, At: at}
 				key := waitKey{p.Peer, p.Term, prev.Peer, prev.Term}
 				if i, ok := t.rare().waits[key]; ok {
-					if f.Until.After(t.Leases[i].Until) {
-						t.Leases[i] = f
+					if f.Until.After(t.x.leases[i].Until) {
+						t.x.leases[i] = f
 					}
 				} else {
 					x := t.more()
 					if x.waits == nil {
 						x.waits = map[waitKey]int{}
 					}
-					x.waits[key] = len(t.Leases)
-					t.Leases = append(t.Leases, f)
+					x.waits[key] = len(x.leases)
+					x.leases = append(x.leases, f)
 				}
 			}
 		}
@@ -781,10 +967,10 @@ func (r *Raft) claim(t *TabletRaft, p *PeerRaft, term int64, at time.Time, timed
 	if term > p.LastLed {
 		p.LastLed = term
 	}
-	if l := t.Leadership(p.Peer, term); l != nil && l.Ended && l.EndBy == masterWord && (!timed || !l.EndAt.After(at)) {
+	if l := t.Leadership(p.Peer, term); l != nil && l.Ended && l.EndBy() == masterWord && (!timed || !l.EndAt().After(at)) {
 		// The peer's own line shows it leading on after the master
 		// heard it had stepped down: its own word outweighs the master's.
-		l.Ended, l.EndAt, l.EndFrom, l.EndHow, l.EndBy = false, time.Time{}, From{}, "", ""
+		l.reopen()
 		t.row(at, timed, p.Peer, term, "leader", func() string { return fmt.Sprintf("still leads term %d by its own log", term) }, from)
 	}
 	t.lead(p.Peer, term, at, timed, from, st, before)
@@ -809,11 +995,7 @@ func (t *TabletRaft) lead(peer string, term int64, at time.Time, timed bool, fro
 	}
 	st.Led, st.Leader = term, peer
 	l := &Leadership{Peer: peer, Term: term, Since: from, At: at, Timed: timed}
-	if i := t.termsBelow(term); i < len(t.led) && t.led[i].term == term {
-		t.led[i].ls = append(t.led[i].ls, l)
-	} else {
-		t.led = slices.Insert(t.led, i, termLeaders{term: term, ls: []*Leadership{l}})
-	}
+	t.led = slices.Insert(t.led, t.termsBelow(term+1), l)
 	if t.raft != nil {
 		t.raft.maybeCompact(t, term)
 	}
@@ -823,7 +1005,7 @@ func (t *TabletRaft) lead(peer string, term int64, at time.Time, timed bool, fro
 // endLeading records that p gave up the term it led.
 func (t *TabletRaft) endLeading(p *PeerRaft, at time.Time, timed bool, from From, how string) {
 	if l := t.Leadership(p.Peer, p.Leading); l != nil && !l.Ended {
-		l.Ended, l.EndAt, l.EndFrom, l.EndHow = true, at, from, how
+		l.finish(at, from, how, "")
 		t.row(at, timed, p.Peer, p.Leading, "leader ends", func() string { return fmt.Sprintf("no longer leader of term %d: %s", p.Leading, how) }, from)
 	}
 	p.Leading, p.delayed = -1, -1
@@ -832,7 +1014,7 @@ func (t *TabletRaft) endLeading(p *PeerRaft, at time.Time, timed bool, from From
 // attempt records an election attempt, merging the lines one attempt logs.
 func (r *Raft) attempt(t *TabletRaft, p *PeerRaft, ev *yb.ElectionStart, at time.Time, timed bool, from From) {
 	if p.lastAttempt >= 0 {
-		last := &t.Attempts[p.lastAttempt]
+		last := &t.x.attempts[p.lastAttempt]
 		if timed && last.Timed && at.Sub(last.At) >= 0 && at.Sub(last.At) < attemptBurst && !last.Won {
 			if ev.PreKnown && !ev.Pre {
 				last.Pre = false
@@ -841,8 +1023,9 @@ func (r *Raft) attempt(t *TabletRaft, p *PeerRaft, ev *yb.ElectionStart, at time
 		}
 	}
 	a := Attempt{Peer: p.Peer, Term: p.Term, Pre: ev.PreKnown && ev.Pre, At: at, Timed: timed, From: from}
-	t.Attempts = append(t.Attempts, a)
-	p.lastAttempt = len(t.Attempts) - 1
+	x := t.more()
+	x.attempts = append(x.attempts, a)
+	p.lastAttempt = int32(len(x.attempts) - 1)
 	t.row(at, timed, p.Peer, p.Term, "election", func() string {
 		detail := "starts an election"
 		if ev.FailedLeader != "" {
@@ -860,11 +1043,8 @@ func (r *Raft) attempt(t *TabletRaft, p *PeerRaft, ev *yb.ElectionStart, at time
 // revoked led a term or two before, so this stops soon.
 func (t *TabletRaft) lastLed(holder string, below int64) int64 {
 	for i := t.termsBelow(below) - 1; i >= 0; i-- {
-		term := t.led[i].term
-		for _, l := range t.led[i].ls {
-			if l.Peer == holder {
-				return term
-			}
+		if t.led[i].Peer == holder {
+			return t.led[i].Term
 		}
 	}
 	return -1
@@ -873,27 +1053,27 @@ func (t *TabletRaft) lastLed(holder string, below int64) int64 {
 // previousLeader is the leader of the latest term below term other than
 // peer (the lowest peer id of those leading that term), or nil.
 func (t *TabletRaft) previousLeader(peer string, term int64) *Leadership {
+	var best *Leadership
 	for i := t.termsBelow(term) - 1; i >= 0; i-- {
-		var best *Leadership
-		for _, l := range t.led[i].ls {
-			if l.Peer != peer && (best == nil || l.Peer < best.Peer) {
-				best = l
-			}
-		}
-		if best != nil {
+		l := t.led[i]
+		if best != nil && l.Term != best.Term {
+			// The latest term below with another leader is done.
 			return best
 		}
+		if l.Peer != peer && (best == nil || l.Peer < best.Peer) {
+			best = l
+		}
 	}
-	return nil
+	return best
 }
 
-// termsBelow is how many led terms are below term (all of them for a
-// negative term).
+// termsBelow is how many leaderships are of terms below term (all of
+// them for a negative term).
 func (t *TabletRaft) termsBelow(term int64) int {
 	if term < 0 {
 		return len(t.led)
 	}
-	return sort.Search(len(t.led), func(i int) bool { return t.led[i].term >= term })
+	return sort.Search(len(t.led), func(i int) bool { return t.led[i].Term >= term })
 }
 
 // row adds a row to the timeline, within its budgets; detail is called
@@ -904,15 +1084,16 @@ func (t *TabletRaft) row(at time.Time, timed bool, peer string, term int64, what
 	if t.raft != nil {
 		budget = t.raft.rows
 	}
-	if len(t.Rows) >= maxTabletRows || budget == nil || budget.left <= 0 {
-		t.Dropped++
+	if len(t.rare().rows) >= maxTabletRows || budget == nil || budget.left <= 0 {
+		t.dropped++
 		if budget != nil {
 			budget.dropped++
 		}
 		return
 	}
 	budget.left--
-	t.Rows = append(t.Rows, Row{At: at, Timed: timed, Peer: peer, Term: term, What: what, Detail: detail(), From: From{Pos: from.Pos}})
+	x := t.more()
+	x.rows = append(x.rows, Row{At: at, Timed: timed, Peer: peer, Term: term, What: what, Detail: detail(), From: From{Pos: from.Pos}})
 }
 
 // usable reports whether a printed lease end is a point in time: a real

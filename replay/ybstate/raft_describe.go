@@ -47,7 +47,11 @@ func (t *TabletRaft) View(peer string) *RaftView {
 	if p == nil {
 		return &RaftView{}
 	}
+	// A view is kept with every revocation and break, for a finding's
+	// state, which cites positions only: it keeps no line's text, so the
+	// lines of the terms compaction drops are not held through it.
 	v := &RaftView{seen: true, p: *p}
+	v.p.HighFrom.text = ""
 	if p.Term >= 0 {
 		for i, term := range [2]int64{p.Term - 1, p.Term} {
 			vt := &v.terms[i]
@@ -56,13 +60,20 @@ func (t *TabletRaft) View(peer string) *RaftView {
 				continue
 			}
 			for _, l := range t.Leaders(term) {
-				vt.leaders = append(vt.leaders, viewLeader{peer: l.Peer, since: l.Since.Pos, upto: l.EndFrom.Pos, ended: l.Ended})
+				vt.leaders = append(vt.leaders, viewLeader{peer: l.Peer, since: l.Since.Pos, upto: l.EndFrom().Pos, ended: l.Ended})
 			}
 			vt.votes = t.votesOf(peer, term)
+			for i := range vt.votes {
+				vt.votes[i].From.text = ""
+			}
 		}
 	}
-	start := max(len(t.Leases)-maxLeaseLines, 0)
-	v.leases = slices.Clone(t.Leases[start:])
+	leases := t.Leases()
+	start := max(len(leases)-maxLeaseLines, 0)
+	v.leases = slices.Clone(leases[start:])
+	for i := range v.leases {
+		v.leases[i].From.text = ""
+	}
 	return v
 }
 
@@ -90,8 +101,8 @@ func (v *RaftView) Lines() []string {
 		term += fmt.Sprintf(" (highest %d at %s)", p.High, p.HighFrom.Pos)
 	}
 	out = append(out, "raft term: "+term)
-	if p.Role != "" {
-		out = append(out, "raft role: "+p.Role)
+	if role := p.Role(); role != "" {
+		out = append(out, "raft role: "+role)
 	}
 	if p.Leading >= 0 {
 		out = append(out, fmt.Sprintf("leads term: %d", p.Leading))
@@ -136,14 +147,14 @@ func viewLeadersText(ls []viewLeader) string {
 func leadersText(ls []*Leadership) string {
 	vs := make([]viewLeader, len(ls))
 	for i, l := range ls {
-		vs[i] = viewLeader{peer: l.Peer, since: l.Since.Pos, upto: l.EndFrom.Pos, ended: l.Ended}
+		vs[i] = viewLeader{peer: l.Peer, since: l.Since.Pos, upto: l.EndFrom().Pos, ended: l.Ended}
 	}
 	return viewLeadersText(vs)
 }
 
 // Lines describes peer's Raft view of tablet, or nil when none was logged.
 func (r *Raft) Lines(tablet, peer string) []string {
-	t := r.tablets[tablet]
+	t := r.Tablet(tablet)
 	if t == nil || t.Peer(peer) == nil {
 		return nil
 	}
@@ -156,7 +167,7 @@ func (r *Raft) Lines(tablet, peer string) []string {
 // term. dump holds the ht leases MVCC dumps showed (State.Leases), which
 // Raft lines alone do not. Log text in it is the caller's to sanitise.
 func (r *Raft) Timeline(w io.Writer, tablet string, dump []*Lease) {
-	t := r.tablets[tablet]
+	t := r.Tablet(tablet)
 	if t == nil && len(dump) == 0 {
 		fmt.Fprintf(w, "tablet %s: no Raft lines\n", tablet)
 		return
@@ -171,7 +182,7 @@ func (r *Raft) Timeline(w io.Writer, tablet string, dump []*Lease) {
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "TIME\tPEER\tTERM\tEVENT\tDETAIL\tSOURCE")
-	for _, row := range t.Rows {
+	for _, row := range t.Rows() {
 		when := "-"
 		if row.Timed {
 			when = stamp(row.At)
@@ -179,9 +190,9 @@ func (r *Raft) Timeline(w io.Writer, tablet string, dump []*Lease) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", when, short(row.Peer), termText(row.Term), row.What, row.Detail, row.From.Pos)
 	}
 	tw.Flush()
-	if t.Dropped > 0 {
+	if t.Dropped() > 0 {
 		fmt.Fprintf(w, "... and %d more rows not kept (at most %d rows per tablet, %d over all tablets; %d dropped in all)\n",
-			t.Dropped, maxTabletRows, MaxRows, r.DroppedRows())
+			t.Dropped(), maxTabletRows, MaxRows, r.DroppedRows())
 	}
 
 	terms := t.Terms()
@@ -206,11 +217,11 @@ func (r *Raft) Timeline(w io.Writer, tablet string, dump []*Lease) {
 		}
 		tw.Flush()
 	}
-	if len(t.Leases) > 0 || len(dump) > 0 {
+	if len(t.Leases()) > 0 || len(dump) > 0 {
 		fmt.Fprintln(w)
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "LEASE\tHOLDER\tTERM\tEND\tSEEN BY\tSOURCE")
-		for _, l := range t.Leases {
+		for _, l := range t.Leases() {
 			end := htText(l.Expiry)
 			if l.Kind == WallLeaseKind {
 				end = clock(l.Until) + " (wall clock)"
@@ -222,11 +233,11 @@ func (r *Raft) Timeline(w io.Writer, tablet string, dump []*Lease) {
 		}
 		tw.Flush()
 	}
-	if len(t.Revocations) > 0 {
+	if len(t.Revocations()) > 0 {
 		fmt.Fprintln(w)
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "REVOKED AT\tBY\tTERM\tHOLDER\tHOLDER TERM\tCLEARED\tSOURCE")
-		for _, rv := range t.Revocations {
+		for _, rv := range t.Revocations() {
 			when := "-"
 			if rv.Timed {
 				when = stamp(rv.At)

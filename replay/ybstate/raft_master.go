@@ -51,11 +51,11 @@ func (r *Raft) report(ev *yb.TabletReport, st Step) Step {
 	}
 	t.lead(ev.LeaderUUID, ev.Term, m.Time, m.Timed, from, &st, before)
 	if l := t.Leadership(ev.LeaderUUID, ev.Term); l != nil {
-		l.By = masterWord
+		l.byMaster = true
 		x := t.more()
 		x.masterOpen = append(x.masterOpen, l)
-		if n := len(t.Rows); n > 0 && t.Rows[n-1].From.Pos == from.Pos {
-			t.Rows[n-1].Detail += " (as a report to the master says)"
+		if n := len(x.rows); n > 0 && x.rows[n-1].From.Pos == from.Pos {
+			x.rows[n-1].Detail += " (as a report to the master says)"
 		}
 	}
 	return st
@@ -77,12 +77,12 @@ func (t *TabletRaft) reportedTerm(ev *yb.TabletReport) {
 		switch {
 		case l.Ended:
 		case l.Term < ev.Term:
-			l.Ended, l.EndAt, l.EndFrom, l.EndBy = true, m.Time, from, masterWord
-			l.EndHow = fmt.Sprintf("a later report to the master shows term %d", ev.Term)
+			how := fmt.Sprintf("a later report to the master shows term %d", ev.Term)
 			if ev.LeaderUUID != "" {
-				l.EndHow += " led by " + ev.LeaderUUID
+				how += " led by " + ev.LeaderUUID
 			}
-			t.row(m.Time, m.Timed, l.Peer, l.Term, "leader ends", func() string { return fmt.Sprintf("no longer leader of term %d: %s", l.Term, l.EndHow) }, from)
+			l.finish(m.Time, from, how, masterWord)
+			t.row(m.Time, m.Timed, l.Peer, l.Term, "leader ends", func() string { return fmt.Sprintf("no longer leader of term %d: %s", l.Term, how) }, from)
 		default:
 			kept = append(kept, l)
 		}
@@ -119,7 +119,8 @@ func (r *Raft) masterStepDown(ev *yb.MasterStepDown, st Step) Step {
 	notLeader := strings.Contains(ev.Error, "NOT_THE_LEADER")
 	if !ev.SteppedDown() && !notLeader {
 		t.row(m.Time, m.Timed, p.Peer, p.Term, "master step down", func() string { return "the master's step-down failed: " + clipText(ev.Error) }, from)
-		t.FailedStepDowns = append(t.FailedStepDowns, FailedStepDown{Leader: ev.Leader, Error: ev.Error, At: m.Time, Timed: m.Timed, From: from})
+		x := t.more()
+		x.failedStepDowns = append(x.failedStepDowns, FailedStepDown{Leader: ev.Leader, Error: ev.Error, At: m.Time, Timed: m.Timed, From: from})
 		return st
 	}
 	// The term it stepped down from: the one it leads by its own lines,
@@ -146,14 +147,14 @@ func (r *Raft) masterStepDown(ev *yb.MasterStepDown, st Step) Step {
 		t.row(m.Time, m.Timed, p.Peer, term, "master step down", func() string { return what }, from)
 		return st
 	}
-	l.Ended, l.EndAt, l.EndFrom, l.EndBy = true, m.Time, from, masterWord
-	l.EndHow = "stepped down at the master's request, as the master's log shows"
+	how := "stepped down at the master's request, as the master's log shows"
 	if notLeader {
 		// NOT_THE_LEADER: the peer was no longer leader when the request
 		// reached it. It gave up by then, not at the master's request.
-		l.EndHow = "no longer the leader when the master asked it to step down (NOT_THE_LEADER), as the master's log shows"
+		how = "no longer the leader when the master asked it to step down (NOT_THE_LEADER), as the master's log shows"
 	}
-	t.row(m.Time, m.Timed, p.Peer, term, "leader ends", func() string { return fmt.Sprintf("no longer leader of term %d: %s", term, l.EndHow) }, from)
+	l.finish(m.Time, from, how, masterWord)
+	t.row(m.Time, m.Timed, p.Peer, term, "leader ends", func() string { return fmt.Sprintf("no longer leader of term %d: %s", term, how) }, from)
 	return st
 }
 
@@ -178,8 +179,8 @@ type FailedStepDown struct {
 // before at (any, when at is zero), or nil.
 func (t *TabletRaft) FailedStepDownOf(leader string, at time.Time) *FailedStepDown {
 	var out *FailedStepDown
-	for i := range t.FailedStepDowns {
-		f := &t.FailedStepDowns[i]
+	for i := range t.rare().failedStepDowns {
+		f := &t.x.failedStepDowns[i]
 		if f.Leader == leader && (at.IsZero() || !f.Timed || !f.At.After(at)) {
 			out = f
 		}

@@ -18,7 +18,7 @@ I1007 16:39:00.200000 1 raft_consensus.cc:1] T tab P y [term 4 FOLLOWER]: Becomi
 	require.NotNil(t, tr)
 	l := tr.Leadership("x", 4)
 	require.NotNil(t, l, "the report names x leader of term 4")
-	assert.Equal(t, "master", l.By)
+	assert.Equal(t, "master", l.By())
 	assert.Equal(t, 2, l.Since.Pos.Line)
 	require.Len(t, steps[1].Rivals, 1, "y claims the term the report gave x")
 	assert.Equal(t, "x", steps[1].Rivals[0].Peer)
@@ -40,8 +40,8 @@ I1007 16:39:02.000000 1 raft_consensus.cc:1] T tab P b [term 3 LEADER]: Sending 
 	a := tr.Leadership("a", 2)
 	require.NotNil(t, a)
 	assert.True(t, a.Ended)
-	assert.Equal(t, "master", a.EndBy)
-	assert.Equal(t, 5, a.EndFrom.Pos.Line)
+	assert.Equal(t, "master", a.EndBy())
+	assert.Equal(t, 5, a.EndFrom().Pos.Line)
 	assert.Equal(t, "a", tr.Peer("a").Peer)
 	assert.Equal(t, int64(2), tr.Peer("a").Leading, "the peer's own view is its lines'")
 
@@ -75,8 +75,8 @@ I1007 16:39:07.000000 2240 catalog_manager.cc:6821] Tablet: other reported conse
 	x := tr.Leadership("x", 4)
 	require.NotNil(t, x)
 	assert.True(t, x.Ended, "the term-5 report ends x's term-4 leadership")
-	assert.Equal(t, "master", x.EndBy)
-	assert.Equal(t, 3, x.EndFrom.Pos.Line)
+	assert.Equal(t, "master", x.EndBy())
+	assert.Equal(t, 3, x.EndFrom().Pos.Line)
 	y := tr.Leadership("y", 5)
 	require.NotNil(t, y)
 	assert.False(t, y.Ended)
@@ -94,7 +94,7 @@ I1007 16:39:01.100000 2230 async_rpc_tasks.cc:1] Async Leader Stepdown (task=0x1
 	x := r.Tablet("tab").Leadership("x", 4)
 	require.NotNil(t, x)
 	assert.True(t, x.Ended)
-	assert.Equal(t, 3, x.EndFrom.Pos.Line)
+	assert.Equal(t, 3, x.EndFrom().Pos.Line)
 }
 
 // raft_consensus.cc's StepDown answers NOT_THE_LEADER when the peer is no
@@ -110,8 +110,8 @@ I1007 16:39:01.100000 2230 async_rpc_tasks.cc:1] Async Leader Stepdown (task=0x1
 	a := tr.Leadership("a", 2)
 	require.NotNil(t, a)
 	assert.True(t, a.Ended)
-	assert.Contains(t, a.EndHow, "NOT_THE_LEADER")
-	assert.NotContains(t, a.EndHow, "stepped down at the master's request")
+	assert.Contains(t, a.EndHow(), "NOT_THE_LEADER")
+	assert.NotContains(t, a.EndHow(), "stepped down at the master's request")
 }
 
 // A leader that puts off its step-down (`Delay step down`) leads on
@@ -129,8 +129,8 @@ I1007 16:39:03.000200 1 raft_consensus.cc:1] T tab P a [term 2 LEADER]: Becoming
 	a := r.Tablet("tab").Leadership("a", 2)
 	require.NotNil(t, a)
 	assert.True(t, a.Ended)
-	assert.Empty(t, a.EndBy, "its own line ends it, not the master's")
-	assert.Equal(t, 8, a.EndFrom.Pos.Line)
+	assert.Empty(t, a.EndBy(), "its own line ends it, not the master's")
+	assert.Equal(t, 8, a.EndFrom().Pos.Line)
 
 	// Cut off after it delayed, its log says no more: it leads on.
 	r, _ = foldRaft(t, `I1007 16:39:00.100000 1 raft_consensus.cc:1] T tab P a [term 2 FOLLOWER]: Becoming Leader. State: Replica: a, State: 1, Role: FOLLOWER

@@ -42,7 +42,7 @@ I1007 16:39:09.000000 1 raft_consensus.cc:1] T tab P a [term 4 LEADER]: Advancin
 	require.NotNil(t, l)
 	assert.Equal(t, 2, l.Since.Pos.Line)
 	assert.True(t, l.Ended)
-	assert.Equal(t, 4, l.EndFrom.Pos.Line, "ends at the advance to term 5")
+	assert.Equal(t, 4, l.EndFrom().Pos.Line, "ends at the advance to term 5")
 	assert.Equal(t, int64(4), steps[0].Led)
 	assert.Equal(t, int64(-1), steps[1].Led, "the NO_OP repeats a known leadership")
 	assert.Equal(t, "10", tr.NoOp("4.10").Op.String()[2:])
@@ -78,7 +78,7 @@ I1007 16:39:00.100200 1 raft_consensus.cc:1] T tab P a [term 2 FOLLOWER]: Starti
 I1007 16:39:00.300000 1 raft_consensus.cc:1] T tab P a [term 2 FOLLOWER]: Triggering leader election, mode=NORMAL_ELECTION
 I1007 16:39:03.500000 1 raft_consensus.cc:1] T tab P a [term 3 FOLLOWER]: ReportFailDetected: Starting NORMAL_ELECTION...
 `)
-	as := r.Tablet("tab").Attempts
+	as := r.Tablet("tab").Attempts()
 	require.Len(t, as, 2)
 	assert.Equal(t, 2, as[0].From.Pos.Line)
 	assert.False(t, as[0].Pre, "the pre-election went on to a real election")
@@ -96,18 +96,18 @@ I1007 16:39:07.000000 1 replica_state.cc:1] T tab P a [term 2 FOLLOWER]: Reset o
 I1007 16:39:07.000100 1 replica_state.cc:1] T tab P a [term 2 FOLLOWER]: Reset our ht lease: { physical: 1696696746600000 }
 `)
 	tr := r.Tablet("tab")
-	require.Len(t, tr.Leases, 4)
-	wait := tr.Leases[0]
+	require.Len(t, tr.Leases(), 4)
+	wait := tr.Leases()[0]
 	assert.Equal(t, "a", wait.Holder, "the previous leader")
 	assert.Equal(t, int64(1), wait.Term)
 	assert.Equal(t, int64(1696696746600000), wait.EndMicros())
-	assert.Equal(t, ybstate.HTLeaseKind, tr.Leases[1].Kind)
-	assert.Equal(t, "b", tr.Leases[1].Seen)
-	reset := tr.Leases[2]
+	assert.Equal(t, ybstate.HTLeaseKind, tr.Leases()[1].Kind)
+	assert.Equal(t, "b", tr.Leases()[1].Seen)
+	reset := tr.Leases()[2]
 	assert.Equal(t, int64(1696696746600000), reset.EndMicros(), "now minus 0.400s")
 	assert.Equal(t, int64(1), reset.Term, "the term a led, not the term it is in")
-	require.Len(t, tr.Revocations, 1)
-	rv := tr.Revocations[0]
+	require.Len(t, tr.Revocations(), 1)
+	rv := tr.Revocations()[0]
 	assert.Equal(t, int64(1), rv.HolderTerm)
 	assert.Equal(t, int64(2), rv.ByTerm)
 	assert.Contains(t, strings.Join(rv.Before.Lines(), "\n"), "leads term: 2")
@@ -116,7 +116,7 @@ I1007 16:39:07.000100 1 replica_state.cc:1] T tab P a [term 2 FOLLOWER]: Reset o
 	l := tr.Leadership("a", 1)
 	require.NotNil(t, l)
 	assert.True(t, l.Ended)
-	assert.Equal(t, 6, l.EndFrom.Pos.Line)
+	assert.Equal(t, 6, l.EndFrom().Pos.Line)
 }
 
 // A term below the highest one shown is a step back, reported once with
@@ -179,9 +179,9 @@ I1007 16:39:00.101000 1 raft_consensus.cc:838] T tab P w [term 1 LEADER]: Becomi
 		assert.Empty(t, st.Rivals, "step %d", i)
 		assert.False(t, st.TermBack, "step %d", i)
 	}
-	require.Len(t, tr.Leases, 1)
-	assert.Equal(t, "reset by holder", tr.Leases[0].How)
-	assert.Equal(t, int64(1), tr.Leases[0].Term)
+	require.Len(t, tr.Leases(), 1)
+	assert.Equal(t, "reset by holder", tr.Leases()[0].How)
+	assert.Equal(t, int64(1), tr.Leases()[0].Term)
 }
 
 // A waiting leader repeats its wait line on every refused request; the
@@ -195,12 +195,12 @@ func TestRaftRepeatedWaits(t *testing.T) {
 	}
 	r, _ := foldRaft(t, b.String())
 	tr := r.Tablet("tab")
-	require.Len(t, tr.Leases, 1)
+	require.Len(t, tr.Leases(), 1)
 	// 16:39:05.001 + 1.500 s, the first line's end, is the latest.
-	assert.Equal(t, int64(1696696746501000), tr.Leases[0].EndMicros())
-	assert.Equal(t, 4, tr.Leases[0].From.Pos.Line)
+	assert.Equal(t, int64(1696696746501000), tr.Leases()[0].EndMicros())
+	assert.Equal(t, 4, tr.Leases()[0].From.Pos.Line)
 	waits := 0
-	for _, row := range tr.Rows {
+	for _, row := range tr.Rows() {
 		if row.What == "lease wait" {
 			waits++
 		}
@@ -246,8 +246,8 @@ I1007 16:39:08.000000 1 raft_consensus.cc:1] T tab P c [term 4 LEADER]: Sending 
 	want := then.Tablet("tab").Lines("b")
 	r, _ := foldRaft(t, upTo+revoke+later)
 	tr := r.Tablet("tab")
-	require.Len(t, tr.Revocations, 1)
-	got := tr.Revocations[0].Before.Lines()
+	require.Len(t, tr.Revocations(), 1)
+	got := tr.Revocations()[0].Before.Lines()
 	assert.Equal(t, want, got)
 	assert.Contains(t, got, "leads term: 2")
 	assert.NotEqual(t, got, tr.Lines("b"), "the tablet moved on")

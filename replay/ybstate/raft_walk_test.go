@@ -13,15 +13,13 @@ import (
 // walk over every term, the reference the term-indexed walks must equal.
 func lastLedAll(t *TabletRaft, holder string, below int64) int64 {
 	best := int64(-1)
-	for _, tl := range t.led {
-		term, ls := tl.term, tl.ls
+	for _, l := range t.led {
+		term := l.Term
 		if below >= 0 && term >= below {
 			continue
 		}
-		for _, l := range ls {
-			if l.Peer == holder && term > best {
-				best = term
-			}
+		if l.Peer == holder && term > best {
+			best = term
 		}
 	}
 	return best
@@ -29,15 +27,13 @@ func lastLedAll(t *TabletRaft, holder string, below int64) int64 {
 
 func previousLeaderAll(t *TabletRaft, peer string, term int64) *Leadership {
 	var best *Leadership
-	for _, tl := range t.led {
-		tm, ls := tl.term, tl.ls
+	for _, l := range t.led {
+		tm := l.Term
 		if term >= 0 && tm >= term {
 			continue
 		}
-		for _, l := range ls {
-			if l.Peer != peer && (best == nil || tm > best.Term || (tm == best.Term && l.Peer < best.Peer)) {
-				best = l
-			}
+		if l.Peer != peer && (best == nil || tm > best.Term || (tm == best.Term && l.Peer < best.Peer)) {
+			best = l
 		}
 	}
 	return best

@@ -32,9 +32,9 @@ func TestTimelineRowsBoundedOverAllTablets(t *testing.T) {
 	kept := 0
 	for _, tab := range r.Tablets() {
 		tr := r.Tablet(tab)
-		kept += len(tr.Rows)
-		for _, row := range tr.Rows {
-			assert.Empty(t, row.From.Text)
+		kept += len(tr.Rows())
+		for _, row := range tr.Rows() {
+			assert.Empty(t, row.From.Text())
 			assert.NotZero(t, row.From.Pos.Line)
 		}
 	}

@@ -25,9 +25,13 @@ func (k Key) String() string {
 
 // From is the log line a value was read from, so a finding can cite it.
 type From struct {
-	Pos  parse.Pos
-	Text string
+	Pos parse.Pos
+	// text is the line, its ids packed (packText): Text reads it.
+	text string
 }
+
+// Text is the line as read.
+func (f From) Text() string { return unpackText(f.text) }
 
 // HT is a hybrid time with the line that set it. Set is false until a log
 // line gives it a value.
@@ -124,13 +128,16 @@ type Replica struct {
 	// Term and Role are the latest a log line of this peer printed; Term
 	// is -1 until one does.
 	Term int64
-	Role string
+	role roleName
 	// LeaderTerm is the latest term this peer was seen leading, or -1.
 	LeaderTerm int64
 	// mvcc is made by the first MVCC line of the replica (Mvcc): most
 	// replicas of a node hosting many tablets only ever log Raft lines.
 	mvcc *Mvcc
 }
+
+// Role is the role a log line of this peer last printed, or "".
+func (r *Replica) Role() string { return r.role.String() }
 
 // Mvcc is the replica's MVCC state, made empty on first use.
 func (r *Replica) Mvcc() *Mvcc {
@@ -189,6 +196,9 @@ func (l leaseTerms) term(leaderTerm int64) int64 {
 // remote bootstrap history, and the writes a leader made at a hybrid time.
 // Rules read it; only Apply changes it.
 type State struct {
+	// replicas holds the replicas of no tablet; a tablet's are in its
+	// Raft entry (Raft.entry), so a node hosting a million tablets pays
+	// for one map, not two.
 	replicas map[Key]*Replica
 	// leases holds, per tablet, the highest ht lease expiry seen for each
 	// leader term, from any peer's log.
@@ -212,22 +222,67 @@ func (s *State) Configs() *Configs { return s.configs }
 
 // Replica returns the replica for k, creating it.
 func (s *State) Replica(k Key) *Replica {
-	r := s.replicas[k]
-	if r == nil {
-		r = &Replica{Key: k, Term: -1, LeaderTerm: -1}
-		s.replicas[k] = r
+	if k.Tablet == "" {
+		r := s.replicas[k]
+		if r == nil {
+			r = &Replica{Key: k, Term: -1, LeaderTerm: -1}
+			s.replicas[k] = r
+		}
+		return r
 	}
+	e := s.raft.entry(k.Tablet)
+	if r := e.replica(k.Peer); r != nil {
+		return r
+	}
+	if !e.raft.hasRep {
+		e.raft.hasRep = true
+		e.rep = Replica{Key: k, Term: -1, LeaderTerm: -1}
+		return &e.rep
+	}
+	r := &Replica{Key: k, Term: -1, LeaderTerm: -1}
+	x := e.raft.more()
+	x.reps = append(x.reps, r)
 	return r
 }
 
+// replica returns the entry's replica of peer, or nil.
+func (e *tabletEntry) replica(peer string) *Replica {
+	if !e.raft.hasRep {
+		return nil
+	}
+	if e.rep.Peer == peer {
+		return &e.rep
+	}
+	for _, r := range e.raft.rare().reps {
+		if r.Peer == peer {
+			return r
+		}
+	}
+	return nil
+}
+
 // Lookup returns the replica for k, or nil.
-func (s *State) Lookup(k Key) *Replica { return s.replicas[k] }
+func (s *State) Lookup(k Key) *Replica {
+	if k.Tablet == "" {
+		return s.replicas[k]
+	}
+	if e := s.raft.tablets[k.Tablet]; e != nil {
+		return e.replica(k.Peer)
+	}
+	return nil
+}
 
 // Replicas returns all replicas sorted by tablet, then peer.
 func (s *State) Replicas() []*Replica {
-	out := make([]*Replica, 0, len(s.replicas))
+	out := make([]*Replica, 0, len(s.replicas)+len(s.raft.tablets))
 	for _, r := range s.replicas {
 		out = append(out, r)
+	}
+	for _, e := range s.raft.tablets {
+		if e.raft.hasRep {
+			out = append(out, &e.rep)
+			out = append(out, e.raft.rare().reps...)
+		}
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Tablet != out[j].Tablet {
@@ -256,12 +311,17 @@ func KeyOf(e yb.Event) Key {
 
 func fromEvent(e parse.Event) From {
 	m := e.Info()
-	return From{Pos: m.Pos, Text: m.Text}
+	text := m.Text
+	if ye, ok := e.(yb.Event); ok {
+		r := ye.Rep()
+		text = packIDs(text, r.Tablet, r.Peer)
+	}
+	return From{Pos: m.Pos, text: text}
 }
 
 // FromItem is where a dump entry was printed.
 func FromItem(src string, it yb.Item) From {
-	return From{Pos: parse.Pos{Source: src, Line: it.Line}, Text: it.Text}
+	return From{Pos: parse.Pos{Source: src, Line: it.Line}, text: it.Text}
 }
 
 // Apply folds one event into the state and returns what it meant to the
@@ -319,7 +379,7 @@ func (s *State) ObserveRole(r *Replica, e yb.Event) {
 	if rep.Term >= 0 {
 		r.Term = rep.Term
 		if rep.Role != "" {
-			r.Role = rep.Role
+			r.role = roleOf(rep.Role)
 		}
 		if rep.Role == "LEADER" && rep.Term > r.LeaderTerm {
 			r.LeaderTerm = rep.Term
@@ -338,16 +398,16 @@ func (s *State) applyRole(r *Replica, ev *yb.RoleChange) {
 		if ev.NewTerm >= 0 {
 			r.Term = ev.NewTerm
 		}
-		r.Role = "FOLLOWER"
+		r.role = roleOf("FOLLOWER")
 	case yb.BecomeLeader:
-		r.Role = "LEADER"
+		r.role = roleOf("LEADER")
 		if ev.Term > r.LeaderTerm {
 			r.LeaderTerm = ev.Term
 		}
 	case yb.BecomeFollower:
-		r.Role = "FOLLOWER"
+		r.role = roleOf("FOLLOWER")
 	case yb.MasterRole:
-		r.Role = ev.NewRole
+		r.role = roleOf(ev.NewRole)
 	}
 }
 

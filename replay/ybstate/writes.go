@@ -66,7 +66,7 @@ func (tw *tabletWrites) add(w Write, op *ybval.OpID) {
 		if op != nil {
 			w.Op = op.String()
 		}
-		w.From.Text = strings.Clone(w.From.Text)
+		w.From.text = strings.Clone(w.From.text)
 		tw.by[k] = append(ws, seqWrite{tw.seq, w})
 		return
 	}
@@ -82,7 +82,7 @@ func (tw *tabletWrites) add(w Write, op *ybval.OpID) {
 		if op != nil {
 			w.Op = op.String()
 		}
-		w.From.Text = strings.Clone(w.From.Text)
+		w.From.text = strings.Clone(w.From.text)
 		ws[hi] = seqWrite{tw.seq, w}
 	}
 }

@@ -141,7 +141,7 @@ func configSubject(tablet, peer string) rules.Subject {
 }
 
 func citeMark(m *ybstate.ConfigMark) rules.Evidence {
-	return rules.Evidence{Source: m.Pos.Source, Line: m.Pos.Line, Text: m.Text}
+	return rules.Evidence{Source: m.Pos.Source, Line: m.Pos.Line, Text: m.Text()}
 }
 
 // checkDelete reports a delete of a replica whose adding change is pending
@@ -171,7 +171,7 @@ func (p *Pack) checkDelete(t *ybstate.TabletConfig, peer string, e yb.Event, del
 	case member && (reasonIndex < 0 || reasonIndex <= t.Committed.Index):
 		f.Message = fmt.Sprintf("replica %s of tablet %s deleted while it is a member of the committed Raft config (opid_index %d)",
 			peer, t.Tablet, t.Committed.Index)
-		f.Evidence = append(f.Evidence, rules.Evidence{Source: t.Committed.From.Pos.Source, Line: t.Committed.From.Pos.Line, Text: t.Committed.From.Text})
+		f.Evidence = append(f.Evidence, rules.Evidence{Source: t.Committed.From.Pos.Source, Line: t.Committed.From.Pos.Line, Text: t.Committed.From.Text()})
 		f.Facts["committed_opid_index"] = fmt.Sprint(t.Committed.Index)
 	default:
 		return
@@ -297,7 +297,7 @@ func (p *Pack) checkOrphan(t *ybstate.TabletConfig, r *ybstate.ReplicaConfig) {
 	if t.Committed.Known {
 		f.Facts["committed_opid_index"] = fmt.Sprint(t.Committed.Index)
 		if t.Committed.From.Pos.Line > 0 {
-			f.Evidence = append(f.Evidence, rules.Evidence{Source: t.Committed.From.Pos.Source, Line: t.Committed.From.Pos.Line, Text: t.Committed.From.Text})
+			f.Evidence = append(f.Evidence, rules.Evidence{Source: t.Committed.From.Pos.Source, Line: t.Committed.From.Pos.Line, Text: t.Committed.From.Text()})
 		}
 	}
 	if r.Holds.Pos != r.HoldsSince.Pos {

@@ -174,3 +174,53 @@ func (r *byteReader) Read(p []byte) (int, error) {
 	r.i += n
 	return n, nil
 }
+
+// liveHeap is the heap reachable after two full collections.
+func liveHeap() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+// A node hosting many tablets that each log one line (the new leader's
+// NO_OP) must cost a small record a tablet: the tablet's entry with its
+// replica, its peer, its leader with its NO_OP, and the line they cite
+// (144 bytes of it, its ids packed). It was 1212 bytes before the
+// per-tablet structs were cut to their size classes, the replicas moved
+// into the tablet's entry and kept lines packed; 692 after.
+func TestLiveHeapPerTablet(t *testing.T) {
+	if testing.Short() {
+		t.Skip("folds 200,000 generated tablets")
+	}
+	const tablets = 200_000
+	o := synth.Options{System: "yb-tablets", Tablets: tablets, Seed: 7, Peers: 3}
+	// The reader keeps a few spare chunks past a collection: a first
+	// run fills them, so the baseline holds them.
+	analyzeStream(t, generated(t, synth.Options{System: "yb-tablets", Tablets: 20_000, Seed: 7, Peers: 3}), newHeapPeak())
+	base := liveHeap()
+	pack := ybrules.New()
+	n := 0
+	if _, _, err := parse.ScanFunc(generated(t, o), "synth.log", []parse.System{yb.System}, parse.Options{}, func(e parse.Event) {
+		pack.Observe(e)
+		n++
+	}); err != nil {
+		t.Fatal(err)
+	}
+	held := liveHeap()
+	runtime.KeepAlive(pack)
+	if n != tablets || len(pack.Raft().Tablets()) != tablets {
+		t.Fatalf("%d events, %d tablets: want one of each per tablet (%d)", n, len(pack.Raft().Tablets()), tablets)
+	}
+	per := float64(held-min(held, base)) / tablets
+	t.Logf("%.0f bytes of live heap a tablet", per)
+	if per > maxBytesPerTablet {
+		t.Errorf("a one-line tablet holds %.0f bytes of live heap, over %d", per, maxBytesPerTablet)
+	}
+}
+
+// maxBytesPerTablet bounds TestLiveHeapPerTablet: 7% over what a tablet
+// holds (692 bytes), so a struct a size class up or one more small
+// allocation a tablet fails it.
+const maxBytesPerTablet = 740

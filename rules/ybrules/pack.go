@@ -177,7 +177,7 @@ func subject(r *ybstate.Replica) rules.Subject {
 }
 
 func cite(f ybstate.From) rules.Evidence {
-	return rules.Evidence{Source: f.Pos.Source, Line: f.Pos.Line, Text: f.Text}
+	return rules.Evidence{Source: f.Pos.Source, Line: f.Pos.Line, Text: f.Text()}
 }
 
 // add records f with r's state before the break, once per rule and line.

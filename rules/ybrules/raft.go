@@ -265,8 +265,8 @@ func (p *Pack) leasesOf(t *ybstate.TabletRaft) []heldLease {
 
 func (p *Pack) leaseList(t *ybstate.TabletRaft) []heldLease {
 	dump := p.st.Leases(t.Tablet)
-	out := make([]heldLease, 0, len(t.Leases)+len(dump))
-	for _, l := range t.Leases {
+	out := make([]heldLease, 0, len(t.Leases())+len(dump))
+	for _, l := range t.Leases() {
 		if l.Holder == "" || l.Term < 0 {
 			continue
 		}
@@ -296,8 +296,8 @@ func (p *Pack) leaseList(t *ybstate.TabletRaft) []heldLease {
 // shows.
 func (p *Pack) earlyRevocations(t *ybstate.TabletRaft, leases []heldLease) {
 	reported := p.revoked
-	for i := range t.Revocations {
-		rv := &t.Revocations[i]
+	for i := range t.Revocations() {
+		rv := &t.Revocations()[i]
 		if !rv.Timed || rv.ByTerm < 0 {
 			continue
 		}
@@ -310,7 +310,7 @@ func (p *Pack) earlyRevocations(t *ybstate.TabletRaft, leases []heldLease) {
 				continue
 			}
 			lead := t.Leadership(l.holder, l.term)
-			if lead != nil && lead.Ended && !lead.EndAt.IsZero() {
+			if lead != nil && lead.Ended && !lead.EndAt().IsZero() {
 				grace := time.Duration(0)
 				if l.holder == rv.Holder {
 					// The revoked holder accepted the new leader before
@@ -318,7 +318,7 @@ func (p *Pack) earlyRevocations(t *ybstate.TabletRaft, leases []heldLease) {
 					// the skew ahead.
 					grace = p.skew.grace()
 				}
-				if !lead.EndAt.After(rv.At.Add(grace)) {
+				if !lead.EndAt().After(rv.At.Add(grace)) {
 					continue
 				}
 			}
@@ -350,8 +350,8 @@ func (p *Pack) earlyRevocations(t *ybstate.TabletRaft, leases []heldLease) {
 		if bestLead != nil {
 			ev = appendNew(ev, cite(bestLead.Since))
 			if bestLead.Ended {
-				gaveUp = fmt.Sprintf("it led on until %s (%s, %s)", bestLead.EndAt.UTC().Format("15:04:05.000000"), bestLead.EndHow, bestLead.EndFrom.Pos)
-				ev = appendNew(ev, cite(bestLead.EndFrom))
+				gaveUp = fmt.Sprintf("it led on until %s (%s, %s)", bestLead.EndAt().UTC().Format("15:04:05.000000"), bestLead.EndHow(), bestLead.EndFrom().Pos)
+				ev = appendNew(ev, cite(bestLead.EndFrom()))
 			}
 		}
 		if bestLead == nil || !bestLead.Ended {

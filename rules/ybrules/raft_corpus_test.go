@@ -113,10 +113,10 @@ func TestCorpusMastersAsThreeFiles(t *testing.T) {
 	}
 	p := replayLogs(t, logs)
 	tr := p.Raft().Tablet("00000000000000000000000000000000")
-	if tr == nil || len(tr.Revocations) != 1 {
+	if tr == nil || len(tr.Revocations()) != 1 {
 		t.Fatalf("want the one revocation replayed")
 	}
-	rv := tr.Revocations[0]
+	rv := tr.Revocations()[0]
 	if rv.By != "96917a923dac4172b3d576159dacae2b" || rv.ByTerm != 15 || rv.Holder != "d9d0b751df44490f9542d2c7cff32769" ||
 		rv.Expiry.Physical != 1603970045789953 || rv.From.Pos.Source != "yb-master-1/yb-master.INFO" || rv.From.Pos.Line != 3 {
 		t.Errorf("revocation: %+v", rv)

@@ -17,7 +17,7 @@ import (
 // checkOverlap already flagged is not flagged twice.
 func (p *Pack) writeOverlaps(t *ybstate.TabletRaft) {
 	var leases []ybstate.LeaseFact
-	for _, l := range t.Leases {
+	for _, l := range t.Leases() {
 		if l.Kind == ybstate.HTLeaseKind {
 			leases = append(leases, l)
 		}
@@ -52,8 +52,8 @@ func (p *Pack) writeOverlaps(t *ybstate.TabletRaft) {
 				continue
 			}
 			ld := t.Leadership(l.Holder, l.Term)
-			if ld != nil && ld.Ended && !ld.EndAt.IsZero() {
-				end := ld.EndAt.UnixMicro()
+			if ld != nil && ld.Ended && !ld.EndAt().IsZero() {
+				end := ld.EndAt().UnixMicro()
 				if gap := end - int64(w.HT.Physical); gap > maxLeaseGap.Microseconds() || -gap > maxLeaseGap.Microseconds() {
 					// The holder's clock is not UTC (or not this year):
 					// when it stepped down cannot be placed against the

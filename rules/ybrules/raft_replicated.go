@@ -40,8 +40,8 @@ func (p *Pack) replicatedPast(t *ybstate.TabletRaft, leases []heldLease) {
 		}
 		// When the holder had its lease at the latest.
 		had := own.taken
-		if lead.Ended && !lead.EndAt.IsZero() && (had == 0 || lead.EndAt.UnixMicro() < had) {
-			had = lead.EndAt.UnixMicro()
+		if lead.Ended && !lead.EndAt().IsZero() && (had == 0 || lead.EndAt().UnixMicro() < had) {
+			had = lead.EndAt().UnixMicro()
 		}
 		if had == 0 {
 			continue
@@ -53,7 +53,7 @@ func (p *Pack) replicatedPast(t *ybstate.TabletRaft, leases []heldLease) {
 				continue
 			}
 			ol := t.Leadership(old.holder, old.term)
-			if ol == nil || (ol.Ended && !ol.EndAt.IsZero() && ol.EndAt.UnixMicro() <= had) {
+			if ol == nil || (ol.Ended && !ol.EndAt().IsZero() && ol.EndAt().UnixMicro() <= had) {
 				// No log shows that leader leading at the time, or it had
 				// given up by then.
 				continue
@@ -73,10 +73,10 @@ func (p *Pack) replicatedPast(t *ybstate.TabletRaft, leases []heldLease) {
 		at := time.UnixMicro(had).UTC().Format("15:04:05.000000")
 		ev := []rules.Evidence{cite(own.from), cite(best.from), cite(bestLead.Since)}
 		if bestLead.Ended {
-			ev = appendNew(ev, cite(bestLead.EndFrom))
+			ev = appendNew(ev, cite(bestLead.EndFrom()))
 		}
 		if lead.Ended {
-			ev = appendNew(ev, cite(lead.EndFrom))
+			ev = appendNew(ev, cite(lead.EndFrom()))
 		}
 		facts := map[string]string{
 			"leader": own.holder, "leader_term": fmt.Sprint(own.term), "own_lease_end": own.endText(),

@@ -24,9 +24,9 @@ func (p *Pack) storms(t *ybstate.TabletRaft, cut int64) {
 	if memo == nil {
 		memo = &stormCarry{}
 	}
-	timed := make([]ybstate.Attempt, len(memo.attempts), len(memo.attempts)+len(t.Attempts))
+	timed := make([]ybstate.Attempt, len(memo.attempts), len(memo.attempts)+len(t.Attempts()))
 	copy(timed, memo.attempts)
-	for _, a := range t.Attempts {
+	for _, a := range t.Attempts() {
 		if a.Timed && a.At.After(memo.closed) {
 			timed = append(timed, a)
 		}

@@ -1,0 +1,192 @@
+package ybstate
+
+import "strings"
+
+// A line's text is what the state holds most of for a node hosting many
+// tablets: each keeps the line that showed its leader. YugabyteDB lines
+// name tablets and peers by 32-hex-digit ids, so a kept line holds them
+// as 16 bytes each (packText); Text restores it byte for byte.
+//
+// A packed text starts with 0xff, which no valid UTF-8 text does; in it,
+// 0xfe is followed by the 16 bytes of 32 lowercase hex digits, and 0xfd
+// by a byte of the text that is 0xfd or above. A text without such an id
+// is kept as it is, unless it starts with 0xff itself.
+const (
+	packedMark = 0xff
+	hexMark    = 0xfe
+	escMark    = 0xfd
+	idDigits   = 32
+)
+
+func isLowerHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' }
+
+func unhex(c byte) byte {
+	if c <= '9' {
+		return c - '0'
+	}
+	return c - 'a' + 10
+}
+
+// packIDs is packText for a line known to name ids (its tablet and
+// peer, which the decoder read): it packs the first place each is named,
+// found by a byte search rather than a walk of every byte, which cost a
+// fifth of a Raft-heavy log's time. A line holding a byte 0xfd or above
+// is packed by packText, or kept as it is.
+func packIDs(s string, ids ...string) string {
+	if len(s) == 0 || s[0] == packedMark {
+		return packText(s)
+	}
+	if strings.IndexByte(s, escMark) >= 0 || strings.IndexByte(s, hexMark) >= 0 || strings.IndexByte(s, packedMark) >= 0 {
+		return s
+	}
+	var at [2]int
+	var raw [2][idDigits / 2]byte
+	n := 0
+	for _, id := range ids {
+		if n == len(at) || !idBytes(id, &raw[n]) {
+			continue
+		}
+		i := strings.Index(s, id)
+		if i < 0 || (n == 1 && i < at[0]+idDigits && i+idDigits > at[0]) {
+			continue
+		}
+		at[n] = i
+		n++
+	}
+	if n == 0 {
+		return s
+	}
+	if n == 2 && at[1] < at[0] {
+		at[0], at[1] = at[1], at[0]
+		raw[0], raw[1] = raw[1], raw[0]
+	}
+	var b strings.Builder
+	b.Grow(1 + len(s) - n*(idDigits-1-idDigits/2))
+	b.WriteByte(packedMark)
+	prev := 0
+	for k, i := range at[:n] {
+		b.WriteString(s[prev:i])
+		b.WriteByte(hexMark)
+		b.Write(raw[k][:])
+		prev = i + idDigits
+	}
+	b.WriteString(s[prev:])
+	return b.String()
+}
+
+// hexValue is the value of each lowercase hex digit, 0xff for any other
+// byte.
+var hexValue = func() (v [256]byte) {
+	for i := range v {
+		v[i] = 0xff
+	}
+	for c := '0'; c <= '9'; c++ {
+		v[c] = byte(c - '0')
+	}
+	for c := 'a'; c <= 'f'; c++ {
+		v[c] = byte(c - 'a' + 10)
+	}
+	return v
+}()
+
+// idBytes reads id, when it is 32 lowercase hex digits, into out.
+func idBytes(id string, out *[idDigits / 2]byte) bool {
+	if len(id) != idDigits {
+		return false
+	}
+	for k := range out {
+		hi, lo := hexValue[id[2*k]], hexValue[id[2*k+1]]
+		if hi|lo > 15 {
+			return false
+		}
+		out[k] = hi<<4 | lo
+	}
+	return true
+}
+
+// packText returns s with its runs of 32 lowercase hex digits packed, or
+// s itself when it has none and does not start with packedMark.
+func packText(s string) string {
+	run, found := 0, false
+	for i := 0; i < len(s) && !found; i++ {
+		if isLowerHex(s[i]) {
+			run++
+			found = run == idDigits
+		} else {
+			run = 0
+		}
+	}
+	if !found && (len(s) == 0 || s[0] != packedMark) {
+		return s
+	}
+	// The packed size, to the byte: a kept text's allocation is its size
+	// class, not the line's.
+	n := 1
+	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && isLowerHex(s[j]) {
+			j++
+		}
+		ids := (j - i) / idDigits
+		n += ids*(1+idDigits/2) + (j - i - ids*idDigits)
+		for i = j; i < len(s) && !isLowerHex(s[i]); i++ {
+			if s[i] >= escMark {
+				n++
+			}
+			n++
+		}
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteByte(packedMark)
+	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && isLowerHex(s[j]) {
+			j++
+		}
+		// A run of hex digits: each whole 32 of it packed, the rest as
+		// it is.
+		for ; j-i >= idDigits; i += idDigits {
+			b.WriteByte(hexMark)
+			for k := i; k < i+idDigits; k += 2 {
+				b.WriteByte(unhex(s[k])<<4 | unhex(s[k+1]))
+			}
+		}
+		b.WriteString(s[i:j])
+		i = j
+		for i < len(s) && !isLowerHex(s[i]) {
+			if s[i] >= escMark {
+				b.WriteByte(escMark)
+			}
+			b.WriteByte(s[i])
+			i++
+		}
+	}
+	return b.String()
+}
+
+// unpackText is the text packText was given.
+func unpackText(p string) string {
+	if len(p) == 0 || p[0] != packedMark {
+		return p
+	}
+	const digits = "0123456789abcdef"
+	var b strings.Builder
+	b.Grow(len(p) + 2*idDigits)
+	for i := 1; i < len(p); i++ {
+		switch c := p[i]; {
+		case c == hexMark && i+idDigits/2 < len(p):
+			for _, x := range []byte(p[i+1 : i+1+idDigits/2]) {
+				b.WriteByte(digits[x>>4])
+				b.WriteByte(digits[x&15])
+			}
+			i += idDigits / 2
+		case c == escMark && i+1 < len(p):
+			b.WriteByte(p[i+1])
+			i++
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
