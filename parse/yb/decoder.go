@@ -72,9 +72,12 @@ func skip(text []byte) bool {
 func (d *decoder) Break(out *parse.Sink) {
 	if d.block != nil {
 		if d.holding() {
-			out = &d.held
+			d.closeBlock(&d.held)
+		} else {
+			n := len(out.Events)
+			d.closeBlock(out)
+			d.handOn(out, n)
 		}
-		d.closeBlock(out)
 	}
 	d.owned = true
 }
@@ -93,9 +96,10 @@ type decoder struct {
 	yearPos  parse.Pos
 	gaveUp   bool
 	block    *block
-	// blockShift is how many years release moved the held events by
-	// while block was open (year.go, settleBlock).
-	blockShift int
+	// released is how many years release moved the held events by: an
+	// event begun while they waited and handed on after (a block's, see
+	// handOn) still carries the provisional year, and moves as much.
+	released int
 	// owned is set when the last line declined had a glog envelope: no
 	// other system's log looks like that (parse.Owner).
 	owned bool
@@ -124,7 +128,10 @@ func (d *decoder) Line(l parse.Line, out *parse.Sink) bool {
 		d.giveUp(out)
 	}
 	if !d.holding() {
-		return d.line(l, out)
+		n := len(out.Events)
+		claimed := d.line(l, out)
+		d.handOn(out, n)
+		return claimed
 	}
 	claimed := d.line(l, &d.held)
 	d.settle(&l, out)
@@ -155,7 +162,9 @@ func (d *decoder) Owned() bool { return d.owned }
 func (d *decoder) End(out *parse.Sink) {
 	if !d.holding() {
 		if d.block != nil {
+			n := len(out.Events)
 			d.closeBlock(out)
+			d.handOn(out, n)
 		}
 		return
 	}

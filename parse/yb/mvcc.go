@@ -183,12 +183,7 @@ func (d *decoder) continueConfig(l parse.Line, env *envelope, out *parse.Sink) b
 	return true
 }
 
-// closeBlock hands on the open block's events. A block opened while
-// events waited for the year carries a provisional time; if the year was
-// found (or the wait ended) before the block closed, its events are moved
-// as the held ones were (settleBlock).
 func (d *decoder) closeBlock(out *parse.Sink) {
-	defer d.settleBlock(out, len(out.Events))
 	b := d.block
 	d.block = nil
 	if b == nil {
@@ -760,21 +755,3 @@ func isWordByte(c byte) bool {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-// settleBlock moves the provisional times of the events closeBlock
-// handed on past out.Events[from:] by the years the wait for the year
-// moved the held events by while the block was open (blockShift). Events
-// that go on waiting (out is the held sink) are moved when they are
-// released.
-func (d *decoder) settleBlock(out *parse.Sink, from int) {
-	shift := d.blockShift
-	d.blockShift = 0
-	if out == &d.held {
-		return
-	}
-	for _, e := range out.Events[from:] {
-		if m := e.Info(); m.Time.Location() == provisional {
-			m.Time = settleTime(m.Time, shift)
-		}
-	}
-}

@@ -247,11 +247,7 @@ func (d *decoder) giveUp(out *parse.Sink) {
 func (d *decoder) release(out *parse.Sink) {
 	shift := d.years.pending
 	d.years.pending = 0
-	if d.block != nil {
-		// The open block was begun before the year was known: its
-		// events are moved when it closes.
-		d.blockShift += shift
-	}
+	d.released += shift
 	for _, e := range d.held.Events {
 		if m := e.Info(); m.Time.Location() == provisional {
 			m.Time = settleTime(m.Time, shift)
@@ -261,6 +257,19 @@ func (d *decoder) release(out *parse.Sink) {
 	out.Diags = append(out.Diags, d.held.Diags...)
 	clear(d.held.Events)
 	d.held.Events, d.held.Diags, d.heldSeen = d.held.Events[:0], d.held.Diags[:0], 0
+}
+
+// handOn moves the provisional times of out.Events[from:], events the
+// decoder hands on once the wait for the year is over, by the years
+// release moved the held ones by: a block begun while events waited (a
+// dump, whose parts go on as it is read, an alarm) carries the time its
+// first line was given then.
+func (d *decoder) handOn(out *parse.Sink, from int) {
+	for _, e := range out.Events[from:] {
+		if m := e.Info(); m.Time.Location() == provisional {
+			m.Time = settleTime(m.Time, d.released)
+		}
+	}
 }
 
 const yearAssumedDiag = "glog timestamps carry no year and the log has no `Log file created at:` header; year %d assumed (use --year to set it)"

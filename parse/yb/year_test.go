@@ -207,24 +207,28 @@ func TestScanStatesTheYear(t *testing.T) {
 	}
 }
 
-// A block begun before the year was known and closed after it was found
-// is moved to that year like the events that waited: here the first
-// one-line dump entry gives the year (its hybrid time is in days) once
-// the line the Skip test takes has ended its block, while the next entry
-// has already begun one.
+// A block begun before the year was known and handed on after it was
+// found is moved to that year like the events that waited: here the
+// first one-line dump entry gives the year (its hybrid time is in days)
+// once the line the Skip test takes has ended its block, while the next
+// entry has already begun one, a dump long enough to be handed on in two
+// parts.
 func TestYearMovesTheOpenBlock(t *testing.T) {
-	log := "W0401 15:39:59.516744 28663 mvcc.cc:182] 405. AddPending { provided_ht: <invalid> final_ht: { days: 18353 time: 15:39:58.902044 } }\n" +
-		"I0401 15:39:59.516750 28663 tablet_service.cc:99] Processing a write\n" +
-		"W0401 15:39:59.516784 28663 mvcc.cc:182] 407. Aborted { ht: { days: 18353 time: 15:39:58.902044 } }\n"
+	var log strings.Builder
+	log.WriteString("W0401 15:39:59.516744 28663 mvcc.cc:182] 405. AddPending { provided_ht: <invalid> final_ht: { days: 18353 time: 15:39:58.902044 } }\n")
+	log.WriteString("I0401 15:39:59.516750 28663 tablet_service.cc:99] Processing a write\n")
+	for i := 0; i < DumpWindow+10; i++ {
+		fmt.Fprintf(&log, "W0401 15:39:59.516784 28663 mvcc.cc:182] %d. Aborted { ht: { days: 18353 time: 15:39:58.902044 } }\n", 407+i)
+	}
 	for _, sys := range []parse.System{System, noSkip} {
-		res, err := parse.Scan(strings.NewReader(log), "t.log", []parse.System{sys}, parse.Options{})
+		res, err := parse.Scan(strings.NewReader(log.String()), "t.log", []parse.System{sys}, parse.Options{})
 		require.NoError(t, err)
-		require.Len(t, res.Events, 2)
+		require.Len(t, res.Events, 3)
 		for _, e := range res.Events {
 			m := e.Info()
 			assert.Equal(t, time.UTC, m.Time.Location(), "line %d", m.Pos.Line)
 			assert.Equal(t, 2020, m.Time.Year(), "line %d", m.Pos.Line)
 		}
 	}
-	sameWithoutSkip(t, "t.log", []byte(log))
+	sameWithoutSkip(t, "t.log", []byte(log.String()))
 }
