@@ -18,14 +18,7 @@ const (
 	idDigits   = 32
 )
 
-func isLowerHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' }
-
-func unhex(c byte) byte {
-	if c <= '9' {
-		return c - '0'
-	}
-	return c - 'a' + 10
-}
+func isLowerHex(c byte) bool { return hexValue[c] < 16 }
 
 // packIDs is packText for a line known to name ids (its tablet and
 // peer, which the decoder read): it packs the first place each is named,
@@ -149,7 +142,7 @@ func packText(s string) string {
 		for ; j-i >= idDigits; i += idDigits {
 			b.WriteByte(hexMark)
 			for k := i; k < i+idDigits; k += 2 {
-				b.WriteByte(unhex(s[k])<<4 | unhex(s[k+1]))
+				b.WriteByte(hexValue[s[k]]<<4 | hexValue[s[k+1]])
 			}
 		}
 		b.WriteString(s[i:j])
