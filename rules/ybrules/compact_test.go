@@ -18,12 +18,12 @@ func runKeeping(t testing.TB, logs map[string]string, keep int64) []rules.Findin
 }
 
 // Compaction judges a tablet's old terms before they go: on every
-// YugabyteDB log of the repo, keeping one or two terms gives the findings
+// YugabyteDB log of the repo, keeping one, two or four terms gives the findings
 // keeping all of them gives, to the last fact and cited line.
 func TestCompactionLosesNoFinding(t *testing.T) {
 	for _, set := range allYBLogs(t) {
 		want := summarize(runKeeping(t, set.logs, 0))
-		for _, keep := range []int64{1, 2, ybrules.DefaultKeepTerms} {
+		for _, keep := range []int64{1, ybrules.DefaultKeepTerms, 4} {
 			if got := summarize(runKeeping(t, set.logs, keep)); got != want {
 				t.Errorf("%s: keeping %d terms changed the findings:\n%s\nvs. keeping all:\n%s", set.name, keep, got, want)
 			}
@@ -50,7 +50,7 @@ func TestCompactionLosesNoFindingRealistic(t *testing.T) {
 	if len(all) == 0 {
 		t.Fatal("the generated incidents gave no finding")
 	}
-	for _, keep := range []int64{1, 2, ybrules.DefaultKeepTerms} {
+	for _, keep := range []int64{1, ybrules.DefaultKeepTerms, 4} {
 		if got := summarize(runKeeping(t, logs, keep)); got != want {
 			t.Errorf("keeping %d terms changed the findings:\n%s\nvs. keeping all:\n%s", keep, got, want)
 		}

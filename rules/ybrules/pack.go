@@ -44,13 +44,23 @@ type Pack struct {
 }
 
 // DefaultKeepTerms is how many of a tablet's latest terms the replayed
-// state keeps in full: a leader cut off by a partition comes back within
-// a few terms, and the older ones are judged before they go (leases still
-// running are kept whatever their term). VoteTerms is how many keep their
-// leaders and real votes, for a second leader or vote in an old term.
+// state keeps in full (compaction runs once a tablet's terms reach twice
+// as many past the oldest it holds, so 2 to 4): the older ones are judged
+// before they go, and what a later line can still contradict stays
+// whatever its term: the leases not ended by the tablet's latest line
+// (less the clock-skew slack), the leaderships of their terms, and the
+// terms whose MVCC dump leases are kept. A leader cut off by a partition
+// that comes back terms later is judged against those. VoteTerms is how
+// many keep their leaders and real votes (4 to 8 terms), for a second
+// leader or vote in an old term: such a line is logged about when the
+// term's other leader and votes were, and logs merged by time put lines
+// of different hosts apart by their clocks' skew, far less than the
+// election timeout in which a term can pass. Keeping 4 terms in full and
+// 16 of leaders and votes held twice the heap at the end of a busy
+// node's 512 MiB log as at 64 MiB (TestHeapDoesNotGrowWithLog).
 const (
-	DefaultKeepTerms = 4
-	VoteTerms        = 16
+	DefaultKeepTerms = 2
+	VoteTerms        = 4
 )
 
 type onceKey struct {
