@@ -54,6 +54,41 @@ func (h *heapPeak) over() uint64 { return h.peak - min(h.peak, h.base) }
 // at the end; it returns the events and the findings.
 func analyzeStream(tb testing.TB, r io.Reader, h *heapPeak) (int, []rules.Finding) {
 	tb.Helper()
+	n, found, _ := analyzeHeld(tb, r, h)
+	return n, found
+}
+
+// held counts what the pack's Raft state holds: the terms of every
+// tablet with their leaders and votes, and the leases, revocations and
+// election attempts, which is what Finish judges.
+type held struct{ terms, leaders, votes, leases, revocations, attempts int }
+
+func (h held) total() int {
+	return h.terms + h.leaders + h.votes + h.leases + h.revocations + h.attempts
+}
+
+func holds(pack *ybrules.Pack) held {
+	var h held
+	raft := pack.Raft()
+	for _, id := range raft.Tablets() {
+		t := raft.Tablet(id)
+		terms := t.Terms()
+		h.terms += len(terms)
+		for _, term := range terms {
+			h.leaders += len(t.Leaders(term))
+			h.votes += len(t.Votes(term))
+		}
+		h.leases += len(t.Leases())
+		h.revocations += len(t.Revocations())
+		h.attempts += len(t.Attempts())
+	}
+	return h
+}
+
+// analyzeHeld is analyzeStream that also says what the state held when
+// the log ended.
+func analyzeHeld(tb testing.TB, r io.Reader, h *heapPeak) (int, []rules.Finding, held) {
+	tb.Helper()
 	pack := ybrules.New()
 	n := 0
 	_, _, err := parse.ScanFunc(r, "synth.log", []parse.System{yb.System}, parse.Options{}, func(e parse.Event) {
@@ -66,10 +101,11 @@ func analyzeStream(tb testing.TB, r io.Reader, h *heapPeak) (int, []rules.Findin
 		tb.Fatal(err)
 	}
 	h.sample()
+	kept := holds(pack)
 	found := pack.Finish()
 	h.sample()
 	runtime.KeepAlive(pack)
-	return n, found
+	return n, found, kept
 }
 
 // generatedFile writes a generated log to a file of the test's and opens
@@ -130,15 +166,22 @@ func TestHeapDoesNotGrowWithLog(t *testing.T) {
 	base := newHeapPeak().base
 	var peak [2]uint64
 	var events [2]int
+	var kept [2]held
 	for i, mib := range []int64{large / 8, large} {
 		h := newHeapPeak()
 		h.base, h.exact = base, true
-		n, found := analyzeStream(t, logs[i], h)
+		n, found, k := analyzeHeld(t, logs[i], h)
 		if len(found) == 0 {
 			t.Fatalf("%d MiB: the founding incident gave no finding", mib)
 		}
-		peak[i], events[i] = h.over(), n
-		t.Logf("%d MiB: %d events, %d findings, peak live heap %.1f MiB over the %.1f MiB before", mib, n, len(found), float64(peak[i])/(1<<20), float64(h.base)/(1<<20))
+		peak[i], events[i], kept[i] = h.over(), n, k
+		t.Logf("%d MiB: %d events, %d findings, peak live heap %.1f MiB over the %.1f MiB before; the state held %+v at the end", mib, n, len(found), float64(peak[i])/(1<<20), float64(h.base)/(1<<20), k)
+	}
+	// Finish judges what the state holds, tablet by tablet: that must
+	// not grow with the log either, or the end of a long run would cost
+	// what its length does.
+	if float64(kept[1].total()) > 1.2*float64(kept[0].total()) {
+		t.Errorf("the state Finish judges grows with the log: %+v after %d events, %+v after %d", kept[0], events[0], kept[1], events[1])
 	}
 	if events[1] < 6*events[0] {
 		t.Fatalf("the longer log has %d events against %d: not a test of growth", events[1], events[0])
