@@ -389,3 +389,26 @@ func TestBuilderHoldsBoundedBands(t *testing.T) {
 		t.Errorf("builder holds %d bands, want at most %d", whole, max)
 	}
 }
+
+// Past the page's budget a lane's marks of a kind are strided down to a
+// floor, but the floors together take at most 4 MaxItems: with many
+// lanes each keeps fewer (down to 4), so the builder holds marks in
+// proportion to the page's budget, not 16 for every lane and kind.
+func TestBuilderHoldsBoundedMarks(t *testing.T) {
+	events, _, _ := synthRun(t, synth.Options{System: "yb", Size: 8 << 20, Seed: 5, Peers: 3, Tablets: 40, RaftShare: 0.5, Incidents: 2})
+	defer timeline.SetMaxItems(100)()
+	tb := timeline.NewBuilder()
+	for _, e := range events {
+		tb.Add(e)
+	}
+	marks, samplers := timeline.HeldMarks(tb)
+	t.Logf("%d events: %d marks held by %d samplers", len(events), marks, samplers)
+	if samplers*16 < 4*100*4 {
+		t.Fatalf("only %d samplers: too few for their floors to pass 4 MaxItems", samplers)
+	}
+	// Twice the floors (items may double between two thinnings) and
+	// twice the builder's limit.
+	if limit := 2*4*samplers + 2*2*100; marks > limit {
+		t.Errorf("builder holds %d marks over %d samplers, want at most %d", marks, samplers, limit)
+	}
+}

@@ -27,3 +27,14 @@ func HeldBands(tb *Builder) (bands, lanes int) {
 	}
 	return bands, lanes
 }
+
+// HeldMarks is how many marks the builder holds in its lanes, and how
+// many samplers (lanes times mark kinds, and series) it strides them by.
+func HeldMarks(tb *Builder) (marks, samplers int) {
+	for _, p := range []*paneB{tb.timed.wall, tb.timed.ht} {
+		for _, l := range p.lanes {
+			marks += len(l.Marks)
+		}
+	}
+	return marks, len(tb.timed.smp.all)
+}

@@ -167,12 +167,30 @@ func (b *builder) held() {
 
 // minKept is how many items a sampler keeps before it is thinned at all:
 // a lane with a few marks of a kind, the usual lane of a finding among
-// thousands of replicas, is drawn whole however large the input.
-const minKept = 16
+// thousands of replicas, is drawn whole however large the input. The
+// floors of all samplers together take at most floorItems (4 MaxItems):
+// past floorItems/minKept samplers (5,000: 500 replicas with marks of
+// ten kinds) each keeps fewer, down to minFloor, so what the builder
+// holds follows the page's budget and not the number of lanes times 16:
+// 1,200 replicas of a 1 GiB tserver log held 190,000 marks with their
+// lines, where the page draws 20,000.
+const (
+	minKept  = 16
+	minFloor = 4
+)
+
+// floor is the items a sampler keeps before it is thinned: minKept, less
+// once the samplers' floors would take more than 4 MaxItems together.
+func (s *sampling) floor() int {
+	if maxItems > 1<<40 || len(s.all) == 0 {
+		return minKept
+	}
+	return max(minFloor, min(minKept, 4*maxItems/len(s.all)))
+}
 
 // thin doubles the stride of the samplers holding the most items, those
 // above the level at which the items held fit half the limit (never below
-// minKept), until they fit or no sampler is above the level. The next
+// the floor), until they fit or no sampler is above the level. The next
 // thinning is due when the items held double or pass the limit, whichever
 // is later, so thinning costs a constant per item.
 func (b *builder) thin() {
@@ -210,13 +228,13 @@ func (b *builder) thin() {
 }
 
 // level is the most items a sampler may hold for all to fit target, and
-// at least minKept.
+// at least its floor.
 func (s *sampling) level(target int) int {
 	counts := make([]int, len(s.all))
 	for i, x := range s.all {
 		counts[i] = x.kept
 	}
-	return fairLevel(counts, target, minKept)
+	return fairLevel(counts, target, s.floor())
 }
 
 // thinMarks drops lane l's marks off their sampler's stride.
