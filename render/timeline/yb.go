@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -18,8 +19,11 @@ func ybLaneKey(tablet, peer string) laneKey {
 // ybPeer is one replica's building state on the wall pane.
 type ybPeer struct {
 	id string
-	// srcs are the logs whose own lines speak for this replica.
-	srcs map[string]bool
+	// srcs are the logs whose own lines speak for this replica, as first
+	// seen: a slice, not a set, as a replica's are one log or a few
+	// (rotated files), and a node hosting many tablets has a replica
+	// each.
+	srcs []string
 	wall *Lane
 	// role is the open term/role band, -1 when none.
 	role     int
@@ -84,7 +88,6 @@ func (y *ybBuilder) peer(tablet, peer string) *ybPeer {
 	}
 	p := &ybPeer{
 		id:         peer,
-		srcs:       map[string]bool{},
 		wall:       y.b.wall.lane(ybLaneKey(tablet, peer), gl, label, title),
 		role:       -1,
 		term:       -1,
@@ -96,6 +99,14 @@ func (y *ybBuilder) peer(tablet, peer string) *ybPeer {
 	}
 	y.peers[k] = p
 	return p
+}
+
+// speaks notes that log src speaks for p.
+func (p *ybPeer) speaks(src string) {
+	if n := len(p.srcs); n > 0 && p.srcs[n-1] == src || slices.Contains(p.srcs, src) {
+		return
+	}
+	p.srcs = append(p.srcs, src)
 }
 
 // wallLane is the wall lane of (tablet, peer), for events of types this
@@ -149,7 +160,7 @@ func (y *ybBuilder) event(e parse.Event) bool {
 	tablet, peer, own := y.subject(ye)
 	p := y.peer(tablet, peer)
 	if own {
-		p.srcs[e.Info().Pos.Source] = true
+		p.speaks(e.Info().Pos.Source)
 	}
 	if r := ye.Rep(); r.Term >= 0 && r.Peer == peer {
 		// A prefix is the weaker witness: a line printed mid-transition
@@ -767,10 +778,7 @@ func (y *ybBuilder) finish() {
 	})
 	for _, k := range keys {
 		p := y.peers[k]
-		var srcs []string
-		for src := range p.srcs {
-			srcs = append(srcs, src)
-		}
+		srcs := slices.Clone(p.srcs)
 		sort.Strings(srcs)
 		p.wall.Sub = strings.Join(srcs, ", ")
 		if p.ht != nil {
