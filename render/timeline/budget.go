@@ -338,7 +338,13 @@ func budgetLanes(m *Model) bool {
 		fixed int // the lane's label and bands, with their lines
 		n, ib int // its marks and points, and their bytes
 	}
-	var cands []cand
+	n := 0
+	for _, p := range m.Panes {
+		for _, g := range p.Groups {
+			n += len(g.Lanes)
+		}
+	}
+	cands := make([]cand, 0, n)
 	findingGroup := map[*Group]bool{}
 	for _, p := range m.Panes {
 		for _, g := range p.Groups {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/logsleuth/logsleuth/parse"
@@ -493,11 +494,11 @@ func (b *builder) finish(rep *render.Report) {
 		}
 		sort.Slice(gs, func(x, y int) bool { return gs[x].key.less(gs[y].key) })
 		for _, g := range gs {
-			g.ID = fmt.Sprintf("g%d", groups)
+			g.ID = "g" + strconv.Itoa(groups)
 			groups++
 			sort.Slice(g.Lanes, func(x, y int) bool { return g.Lanes[x].key.less(g.Lanes[y].key) })
 			for _, l := range g.Lanes {
-				l.ID = fmt.Sprintf("l%d", lanes)
+				l.ID = "l" + strconv.Itoa(lanes)
 				lanes++
 				for j := range l.Bands {
 					if l.Bands[j].From == unknownStart {

@@ -12,6 +12,14 @@ import (
 )
 
 // ybLaneKey names a replica's lane (on either pane).
+// ybGroupLabel is the label of tablet's group.
+func ybGroupLabel(tablet string) string {
+	if tablet == "" {
+		return "tablet not printed"
+	}
+	return "tablet " + tablet
+}
+
 func ybLaneKey(tablet, peer string) laneKey {
 	return laneKey{groupKey{sys: sysYB, name: tablet, shard: -1}, peer}
 }
@@ -78,9 +86,12 @@ func (y *ybBuilder) peer(tablet, peer string) *ybPeer {
 	if p := y.peers[k]; p != nil {
 		return p
 	}
-	gl := "tablet " + tablet
-	if tablet == "" {
-		gl = "tablet not printed"
+	k2 := ybLaneKey(tablet, peer)
+	gl := ""
+	if y.b.wall.groups[k2.group] == nil {
+		// Only a new group takes the label: a tablet's later replicas
+		// need not make it again.
+		gl = ybGroupLabel(tablet)
 	}
 	label, title := short(peer), "peer "+peer
 	if peer == "" {
@@ -88,7 +99,7 @@ func (y *ybBuilder) peer(tablet, peer string) *ybPeer {
 	}
 	p := &ybPeer{
 		id:         peer,
-		wall:       y.b.wall.lane(ybLaneKey(tablet, peer), gl, label, title),
+		wall:       y.b.wall.lane(k2, gl, label, title),
 		role:       -1,
 		term:       -1,
 		leaderFrom: unknownStart,
@@ -766,21 +777,18 @@ func (y *ybBuilder) checkFailed(tablet, peer string, ev *yb.CheckFailed) {
 // finish closes what is still open at the end of the logs.
 func (y *ybBuilder) finish() {
 	end := y.b.wall.hi
-	var keys [][2]string
-	for k := range y.peers {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if keys[i][0] != keys[j][0] {
-			return keys[i][0] < keys[j][0]
+	// Each replica is finished on its own, so the map's order does not
+	// matter.
+	for _, p := range y.peers {
+		switch len(p.srcs) {
+		case 0:
+		case 1:
+			p.wall.Sub = p.srcs[0]
+		default:
+			srcs := slices.Clone(p.srcs)
+			sort.Strings(srcs)
+			p.wall.Sub = strings.Join(srcs, ", ")
 		}
-		return keys[i][1] < keys[j][1]
-	})
-	for _, k := range keys {
-		p := y.peers[k]
-		srcs := slices.Clone(p.srcs)
-		sort.Strings(srcs)
-		p.wall.Sub = strings.Join(srcs, ", ")
 		if p.ht != nil {
 			p.ht.Sub = p.wall.Sub
 		}
