@@ -30,6 +30,9 @@ type Configs struct {
 	// DeleteTablet`) is placed on that server. A source whose prefixes show
 	// two servers (a merged excerpt) maps to "" and places nothing.
 	self map[string]string
+	// learnt is the last source and peer learnSelf took: a source names
+	// its server on line after line, and taking one again changes nothing.
+	learnt [2]string
 	// Busy holds the `already in progress` RBS refusals, in timeline order.
 	Busy []BusyRefusal
 	seq  int
@@ -368,9 +371,10 @@ func (c *Configs) PeerOf(e yb.Event) string {
 
 // learnSelf records which tablet server wrote a source.
 func (c *Configs) learnSelf(source, peer string) {
-	if peer == "" {
+	if peer == "" || c.learnt == [2]string{source, peer} {
 		return
 	}
+	c.learnt = [2]string{source, peer}
 	old, seen := c.self[source]
 	switch {
 	case !seen:

@@ -38,7 +38,11 @@ type Raft struct {
 	// state (State.Replica): one map entry a tablet, as a node can host a
 	// million. An entry made for a replica alone is no Raft history
 	// (TabletRaft.seen).
-	tablets    map[string]*tabletEntry
+	tablets map[string]*tabletEntry
+	// last is the entry entry returned last: a line is looked up by the
+	// rules, the state and the Raft view in turn, and a tablet's lines
+	// come in runs.
+	last       *tabletEntry
 	rows       *rowBudget
 	compaction Compaction
 	onDrop     func(tablet string, cut, live int64) (int, []int64)
@@ -58,11 +62,15 @@ type tabletEntry struct {
 
 // entry returns tablet's entry, making it.
 func (r *Raft) entry(tablet string) *tabletEntry {
+	if e := r.last; e != nil && e.raft.Tablet == tablet {
+		return e
+	}
 	e := r.tablets[tablet]
 	if e == nil {
 		e = &tabletEntry{raft: TabletRaft{Tablet: tablet, raft: r}}
 		r.tablets[tablet] = e
 	}
+	r.last = e
 	return e
 }
 
