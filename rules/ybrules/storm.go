@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/logsleuth/logsleuth/parse"
 	"github.com/logsleuth/logsleuth/replay/ybstate"
 	"github.com/logsleuth/logsleuth/rules"
 )
@@ -227,6 +228,12 @@ func (r *stormRun) at(i int) ybstate.Attempt {
 // and inRun the leaders known elected inside the run that are not in it.
 func (p *Pack) storm(t *ybstate.TabletRaft, run stormRun, elected []time.Time, inRun int) {
 	first, last := run.first, run.last
+	// The finding cites the first attempt first (pick holds 0): a run
+	// judged again at each compaction while it lasts is found again, and
+	// its finding, the tablet's state with it, is not made again.
+	if p.again(onceKey{ElectionStorm, parse.Pos{Source: first.From.Pos.Source, Line: first.From.Pos.Line}, ""}) {
+		return
+	}
 	lo, hi := run.lo, run.hi
 	loAt := run.loAt
 	if lo < 0 {
