@@ -41,6 +41,16 @@ type Pack struct {
 	overlaps   map[string][]int
 	judging    bool
 	judgedKeys map[onceKey]bool
+	// scratch holds the buffers a judgment of a tablet works in, for the
+	// next judgment: a Raft-heavy log judges a tablet at every
+	// compaction.
+	scratch struct {
+		leases  []heldLease
+		order   []int
+		timed   []ybstate.Attempt
+		elected []leaderAt
+		leaders []time.Time
+	}
 }
 
 // DefaultKeepTerms is how many of a tablet's latest terms the replayed

@@ -25,8 +25,11 @@ func (p *Pack) storms(t *ybstate.TabletRaft, cut int64) {
 	if memo == nil {
 		memo = &stormCarry{}
 	}
-	timed := make([]ybstate.Attempt, len(memo.attempts), len(memo.attempts)+len(t.Attempts()))
-	copy(timed, memo.attempts)
+	// timed, elected and leaders live for this judgment (what is carried
+	// is copied out of them): their buffers serve the next.
+	sc := &p.scratch
+	clear(sc.timed)
+	timed := append(slices.Grow(sc.timed[:0], len(memo.attempts)+len(t.Attempts())), memo.attempts...)
 	for _, a := range t.Attempts() {
 		if a.Timed && a.At.After(memo.closed) {
 			timed = append(timed, a)
@@ -41,7 +44,7 @@ func (p *Pack) storms(t *ybstate.TabletRaft, cut int64) {
 	// ran) is both carried and still held. Those the summary already
 	// counted are left out.
 	terms := t.Terms()
-	elected := make([]leaderAt, 0, len(terms)+len(memo.leaders))
+	elected := slices.Grow(sc.elected[:0], len(terms)+len(memo.leaders))
 	for _, term := range terms {
 		for _, l := range t.Leaders(term) {
 			if l.Timed && !slices.Contains(memo.counted, leaderKey{term, l.Peer}) {
@@ -54,10 +57,11 @@ func (p *Pack) storms(t *ybstate.TabletRaft, cut int64) {
 			elected = append(elected, c)
 		}
 	}
-	leaders := make([]time.Time, len(elected))
-	for i, e := range elected {
-		leaders[i] = e.at
+	leaders := sc.leaders[:0]
+	for _, e := range elected {
+		leaders = append(leaders, e.at)
 	}
+	defer func() { sc.timed, sc.elected, sc.leaders = timed, elected, leaders }()
 	slices.SortFunc(leaders, func(a, b time.Time) int { return a.Compare(b) })
 
 	run := memo.run
