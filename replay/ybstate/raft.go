@@ -1078,10 +1078,21 @@ func (t *TabletRaft) previousLeader(peer string, term int64) *Leadership {
 // termsBelow is how many leaderships are of terms below term (all of
 // them for a negative term).
 func (t *TabletRaft) termsBelow(term int64) int {
+	n := len(t.led)
 	if term < 0 {
-		return len(t.led)
+		return n
 	}
-	return sort.Search(len(t.led), func(i int) bool { return t.led[i].Term >= term })
+	// Nearly every line is of the latest term or the next: the last few
+	// leaderships answer before a search does.
+	for i := n - 1; i >= max(n-4, 0); i-- {
+		if t.led[i].Term < term {
+			return i + 1
+		}
+	}
+	if n <= 4 {
+		return 0
+	}
+	return sort.Search(n-4, func(i int) bool { return t.led[i].Term >= term })
 }
 
 // row adds a row to the timeline, within its budgets; detail is called

@@ -53,14 +53,28 @@ func (t *TabletRaft) View(peer string) *RaftView {
 	v := &RaftView{seen: true, p: *p}
 	v.p.HighFrom.text = ""
 	if p.Term >= 0 {
-		for i, term := range [2]int64{p.Term - 1, p.Term} {
+		// The leaders of both terms share one allocation.
+		terms := [2]int64{p.Term - 1, p.Term}
+		var led [2][]*Leadership
+		for i, term := range terms {
+			led[i] = t.Leaders(term)
+		}
+		var leaders []viewLeader
+		if n := len(led[0]) + len(led[1]); n > 0 {
+			leaders = make([]viewLeader, 0, n)
+		}
+		for i, term := range terms {
 			vt := &v.terms[i]
 			vt.term = term
 			if term < 0 {
 				continue
 			}
-			for _, l := range t.Leaders(term) {
-				vt.leaders = append(vt.leaders, viewLeader{peer: l.Peer, since: l.Since.Pos, upto: l.EndFrom().Pos, ended: l.Ended})
+			if len(led[i]) > 0 {
+				k := len(leaders)
+				for _, l := range led[i] {
+					leaders = append(leaders, viewLeader{peer: l.Peer, since: l.Since.Pos, upto: l.EndFrom().Pos, ended: l.Ended})
+				}
+				vt.leaders = leaders[k:len(leaders):len(leaders)]
 			}
 			vt.votes = t.votesOf(peer, term)
 			for i := range vt.votes {
