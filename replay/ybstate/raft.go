@@ -111,8 +111,11 @@ type TabletRaft struct {
 type tabletRare struct {
 	// leases are the lease expiries the Raft lines printed, in timeline
 	// order (Leases). MVCC dump leases stay in State.Leases.
-	leases      []LeaseFact
-	revocations []Revocation
+	leases []LeaseFact
+	// leasesShared is set while a RaftView holds part of leases' array
+	// (View): a fact is then changed in place only in a copy (ownLeases).
+	leasesShared bool
+	revocations  []Revocation
 	// failedStepDowns are the master's step-downs that came back with an
 	// error, in timeline order.
 	failedStepDowns []FailedStepDown
@@ -135,6 +138,14 @@ type tabletRare struct {
 	// masterOpen holds the leaderships known only from reports to the
 	// master that no line has ended yet.
 	masterOpen []*Leadership
+}
+
+// ownLeases gives x a lease array of its own, for a change in place, when
+// a RaftView holds its array.
+func (x *tabletRare) ownLeases() {
+	if x.leasesShared {
+		x.leases, x.leasesShared = slices.Clone(x.leases), false
+	}
 }
 
 // noRare is what rare returns for a tablet without its rare part: read
@@ -914,6 +925,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 				key := waitKey{p.Peer, p.Term, prev.Peer, prev.Term}
 				if i, ok := t.rare().waits[key]; ok {
 					if f.Until.After(t.x.leases[i].Until) {
+						t.x.ownLeases()
 						t.x.leases[i] = f
 					}
 				} else {

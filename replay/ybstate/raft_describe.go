@@ -3,7 +3,6 @@ package ybstate
 import (
 	"fmt"
 	"io"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -25,7 +24,8 @@ type RaftView struct {
 	// terms are the peer's term before its current one and the current
 	// one, each with its leaders and the peer's real votes there.
 	terms [2]viewTerm
-	// leases are the latest lease expiries any peer printed.
+	// leases are the latest lease expiries any peer printed: a part of
+	// the tablet's array, not a copy (View).
 	leases []LeaseFact
 }
 
@@ -48,8 +48,9 @@ func (t *TabletRaft) View(peer string) *RaftView {
 		return &RaftView{}
 	}
 	// A view is kept with every revocation and break, for a finding's
-	// state, which cites positions only: it keeps no line's text, so the
-	// lines of the terms compaction drops are not held through it.
+	// state, which cites positions only: the lines it copies keep no
+	// text. Its lease facts are the tablet's own (below), whose lines go
+	// when the revocation holding the view goes.
 	v := &RaftView{seen: true, p: *p}
 	v.p.HighFrom.text = ""
 	if p.Term >= 0 {
@@ -82,11 +83,13 @@ func (t *TabletRaft) View(peer string) *RaftView {
 			}
 		}
 	}
-	leases := t.Leases()
-	start := max(len(leases)-maxLeaseLines, 0)
-	v.leases = slices.Clone(leases[start:])
-	for i := range v.leases {
-		v.leases[i].From.text = ""
+	// The latest lease facts are not copied: the view holds them in the
+	// tablet's array, which is then changed in place only in a copy
+	// (ownLeases); appends go past what the view holds.
+	if leases := t.Leases(); len(leases) > 0 {
+		start := max(len(leases)-maxLeaseLines, 0)
+		v.leases = leases[start:len(leases):len(leases)]
+		t.x.leasesShared = true
 	}
 	return v
 }
