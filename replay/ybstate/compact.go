@@ -172,6 +172,7 @@ func (t *TabletRaft) compactBelow(cut, voteCut, live int64, keep map[int64]bool)
 	n := len(t.noOps)
 	t.noOps = slices.DeleteFunc(t.noOps, func(n NoOpRec) bool { return n.Op.Term < cut })
 	c.NoOps += n - len(t.noOps)
+	x.ownLeases()
 	kept := x.leases[:0]
 	remap := make(map[int]int, len(x.leases))
 	for i, l := range x.leases {

@@ -30,6 +30,14 @@ type Configs struct {
 	// DeleteTablet`) is placed on that server. A source whose prefixes show
 	// two servers (a merged excerpt) maps to "" and places nothing.
 	self map[string]string
+	// learnt is the last source learnSelf took and what self then held
+	// for it: a source names its server on line after line, and taking
+	// it again changes nothing, nor does any peer once the source maps to
+	// "" (learnSelf).
+	learnt struct {
+		source, self string
+		set          bool
+	}
 	// Busy holds the `already in progress` RBS refusals, in timeline order.
 	Busy []BusyRefusal
 	seq  int
@@ -371,6 +379,9 @@ func (c *Configs) learnSelf(source, peer string) {
 	if peer == "" {
 		return
 	}
+	if l := c.learnt; l.set && l.source == source && (l.self == peer || l.self == "") {
+		return
+	}
 	old, seen := c.self[source]
 	switch {
 	case !seen:
@@ -378,6 +389,7 @@ func (c *Configs) learnSelf(source, peer string) {
 	case old != peer:
 		c.self[source] = ""
 	}
+	c.learnt.source, c.learnt.self, c.learnt.set = source, c.self[source], true
 }
 
 func (c *Configs) mark(e parse.Event, why string) ConfigMark {

@@ -3,6 +3,7 @@ package ybstate
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -13,25 +14,32 @@ const queueShown = 8
 // Lines describes r as "name: value" lines, in a fixed order, for a
 // finding's state and for test diffs.
 func (r *Replica) Lines() []string {
-	m := r.mvcc
-	if m == nil {
-		m = &Mvcc{}
-	}
 	term := "unknown"
 	if r.Term >= 0 {
-		term = fmt.Sprint(r.Term)
+		term = strconv.FormatInt(r.Term, 10)
 	}
 	role := r.Role()
 	if role == "" {
 		role = "unknown"
 	}
-	out := []string{
-		"term: " + term,
-		"role: " + role,
-	}
+	out := make([]string, 2, 11)
+	out[0], out[1] = "term: "+term, "role: "+role
 	if r.LeaderTerm >= 0 {
-		out = append(out, fmt.Sprintf("last term led: %d", r.LeaderTerm))
+		out = append(out, "last term led: "+strconv.FormatInt(r.LeaderTerm, 10))
 	}
+	if r.mvcc == nil {
+		// Every revocation takes its replica's lines, and most replicas
+		// of a Raft-heavy log log no MVCC line.
+		return append(out, noMvccLines...)
+	}
+	return r.mvcc.lines(out)
+}
+
+// noMvccLines are the lines of a replica without MVCC state.
+var noMvccLines = (&Mvcc{}).lines(nil)
+
+// lines appends m's lines to out.
+func (m *Mvcc) lines(out []string) []string {
 	if m.HasLastOp {
 		out = append(out, fmt.Sprintf("last op id: %s (%s)", m.LastOp, m.LastOpFrom.Pos))
 	}

@@ -38,7 +38,11 @@ type Raft struct {
 	// state (State.Replica): one map entry a tablet, as a node can host a
 	// million. An entry made for a replica alone is no Raft history
 	// (TabletRaft.seen).
-	tablets    map[string]*tabletEntry
+	tablets map[string]*tabletEntry
+	// last is the entry entry returned last: a line is looked up by the
+	// rules, the state and the Raft view in turn, and a tablet's lines
+	// come in runs.
+	last       *tabletEntry
 	rows       *rowBudget
 	compaction Compaction
 	onDrop     func(tablet string, cut, live int64) (int, []int64)
@@ -58,11 +62,15 @@ type tabletEntry struct {
 
 // entry returns tablet's entry, making it.
 func (r *Raft) entry(tablet string) *tabletEntry {
+	if e := r.last; e != nil && e.raft.Tablet == tablet {
+		return e
+	}
 	e := r.tablets[tablet]
 	if e == nil {
 		e = &tabletEntry{raft: TabletRaft{Tablet: tablet, raft: r}}
 		r.tablets[tablet] = e
 	}
+	r.last = e
 	return e
 }
 
@@ -103,8 +111,11 @@ type TabletRaft struct {
 type tabletRare struct {
 	// leases are the lease expiries the Raft lines printed, in timeline
 	// order (Leases). MVCC dump leases stay in State.Leases.
-	leases      []LeaseFact
-	revocations []Revocation
+	leases []LeaseFact
+	// leasesShared is set while a RaftView holds part of leases' array
+	// (View): a fact is then changed in place only in a copy (ownLeases).
+	leasesShared bool
+	revocations  []Revocation
 	// failedStepDowns are the master's step-downs that came back with an
 	// error, in timeline order.
 	failedStepDowns []FailedStepDown
@@ -127,6 +138,14 @@ type tabletRare struct {
 	// masterOpen holds the leaderships known only from reports to the
 	// master that no line has ended yet.
 	masterOpen []*Leadership
+}
+
+// ownLeases gives x a lease array of its own, for a change in place, when
+// a RaftView holds its array.
+func (x *tabletRare) ownLeases() {
+	if x.leasesShared {
+		x.leases, x.leasesShared = slices.Clone(x.leases), false
+	}
 }
 
 // noRare is what rare returns for a tablet without its rare part: read
@@ -906,6 +925,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 				key := waitKey{p.Peer, p.Term, prev.Peer, prev.Term}
 				if i, ok := t.rare().waits[key]; ok {
 					if f.Until.After(t.x.leases[i].Until) {
+						t.x.ownLeases()
 						t.x.leases[i] = f
 					}
 				} else {
@@ -1070,10 +1090,21 @@ func (t *TabletRaft) previousLeader(peer string, term int64) *Leadership {
 // termsBelow is how many leaderships are of terms below term (all of
 // them for a negative term).
 func (t *TabletRaft) termsBelow(term int64) int {
+	n := len(t.led)
 	if term < 0 {
-		return len(t.led)
+		return n
 	}
-	return sort.Search(len(t.led), func(i int) bool { return t.led[i].Term >= term })
+	// Nearly every line is of the latest term or the next: the last few
+	// leaderships answer before a search does.
+	for i := n - 1; i >= max(n-4, 0); i-- {
+		if t.led[i].Term < term {
+			return i + 1
+		}
+	}
+	if n <= 4 {
+		return 0
+	}
+	return sort.Search(n-4, func(i int) bool { return t.led[i].Term >= term })
 }
 
 // row adds a row to the timeline, within its budgets; detail is called

@@ -3,7 +3,6 @@ package ybstate
 import (
 	"fmt"
 	"io"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -25,7 +24,8 @@ type RaftView struct {
 	// terms are the peer's term before its current one and the current
 	// one, each with its leaders and the peer's real votes there.
 	terms [2]viewTerm
-	// leases are the latest lease expiries any peer printed.
+	// leases are the latest lease expiries any peer printed: a part of
+	// the tablet's array, not a copy (View).
 	leases []LeaseFact
 }
 
@@ -48,19 +48,34 @@ func (t *TabletRaft) View(peer string) *RaftView {
 		return &RaftView{}
 	}
 	// A view is kept with every revocation and break, for a finding's
-	// state, which cites positions only: it keeps no line's text, so the
-	// lines of the terms compaction drops are not held through it.
+	// state, which cites positions only: the lines it copies keep no
+	// text. Its lease facts are the tablet's own (below), whose lines go
+	// when the revocation holding the view goes.
 	v := &RaftView{seen: true, p: *p}
 	v.p.HighFrom.text = ""
 	if p.Term >= 0 {
-		for i, term := range [2]int64{p.Term - 1, p.Term} {
+		// The leaders of both terms share one allocation.
+		terms := [2]int64{p.Term - 1, p.Term}
+		var led [2][]*Leadership
+		for i, term := range terms {
+			led[i] = t.Leaders(term)
+		}
+		var leaders []viewLeader
+		if n := len(led[0]) + len(led[1]); n > 0 {
+			leaders = make([]viewLeader, 0, n)
+		}
+		for i, term := range terms {
 			vt := &v.terms[i]
 			vt.term = term
 			if term < 0 {
 				continue
 			}
-			for _, l := range t.Leaders(term) {
-				vt.leaders = append(vt.leaders, viewLeader{peer: l.Peer, since: l.Since.Pos, upto: l.EndFrom().Pos, ended: l.Ended})
+			if len(led[i]) > 0 {
+				k := len(leaders)
+				for _, l := range led[i] {
+					leaders = append(leaders, viewLeader{peer: l.Peer, since: l.Since.Pos, upto: l.EndFrom().Pos, ended: l.Ended})
+				}
+				vt.leaders = leaders[k:len(leaders):len(leaders)]
 			}
 			vt.votes = t.votesOf(peer, term)
 			for i := range vt.votes {
@@ -68,11 +83,13 @@ func (t *TabletRaft) View(peer string) *RaftView {
 			}
 		}
 	}
-	leases := t.Leases()
-	start := max(len(leases)-maxLeaseLines, 0)
-	v.leases = slices.Clone(leases[start:])
-	for i := range v.leases {
-		v.leases[i].From.text = ""
+	// The latest lease facts are not copied: the view holds them in the
+	// tablet's array, which is then changed in place only in a copy
+	// (ownLeases); appends go past what the view holds.
+	if leases := t.Leases(); len(leases) > 0 {
+		start := max(len(leases)-maxLeaseLines, 0)
+		v.leases = leases[start:len(leases):len(leases)]
+		t.x.leasesShared = true
 	}
 	return v
 }

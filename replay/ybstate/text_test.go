@@ -1,6 +1,7 @@
 package ybstate
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -49,8 +50,66 @@ func TestPackIDs(t *testing.T) {
 	}
 }
 
+// samePlaces fails t unless idsAt finds tablet and peer in s where a
+// search for each does.
+func samePlaces(t *testing.T, s, tablet, peer string) {
+	t.Helper()
+	var raw, want [2][idDigits / 2]byte
+	at, n := idsAt(s, tablet, peer, &raw)
+	wat, wn := searchIDs(s, tablet, peer, &want)
+	if n != wn || !slices.Equal(at[:n], wat[:wn]) || !slices.Equal(raw[:n], want[:wn]) {
+		t.Fatalf("%q with %q, %q: ids at %v (%d), a search finds them at %v (%d)", s, tablet, peer, at[:n], n, wat[:wn], wn)
+	}
+}
+
+// The glog prefix names a line's tablet and peer where a search for each
+// finds them first, unless the header or the tablet holds one of them
+// too: idsAt takes the prefix only when it is so.
+func TestIDsAtPrefix(t *testing.T) {
+	tab, peer := "82c103a376eed66c42fef924d708086e", "e77d64a2cb1217b4debc456cffecc448"
+	msg := "] T " + tab + " P " + peer + " [term 2 LEADER]: Revoked old leader " + peer + " lease"
+	for _, c := range []struct {
+		head, tablet, peer string
+		prefix             bool
+	}{
+		{"I1007 16:00:00.000122 69395 raft_consensus.cc:1120", tab, peer, true},
+		{"I1007 16:00:00.000122 69395 raft_consensus.cc:1120", tab, tab, false},
+		{"I1007 16:00:00.000122 " + peer + " raft_consensus.cc:1120", tab, peer, false},
+		{"I1007 16:00:00.000122 0" + tab + " raft_consensus.cc:1120", tab, peer, false},
+		{"I1007 16:00:00.000122 " + strings.Repeat("1", 31) + " raft_consensus.cc:1120", tab, peer, true},
+		{"I1007 16:00:00.000122 " + strings.Repeat("1", 32) + " raft_consensus.cc:1120", tab, peer, false},
+		{"I1007 16:00:00.000122 69395 raft_consensus.cc:1120", peer, tab, false},
+		{"I1007 16:00:00.000122 69395 raft_consensus.cc:1120", strings.ToUpper(tab), peer, false},
+		{"", tab, peer, true},
+		{"x]", tab, peer, false},
+	} {
+		s := c.head + msg
+		if _, ok := prefixAt(s, c.tablet, c.peer); ok != c.prefix {
+			t.Errorf("%q with %q, %q: prefixAt %v, want %v", s, c.tablet, c.peer, ok, c.prefix)
+		}
+		samePlaces(t, s, c.tablet, c.peer)
+		samePlaces(t, s[:len(s)-10], c.tablet, c.peer)
+	}
+}
+
+// hasMark finds a byte 0xfd and above wherever it is, and no other.
+func TestHasMark(t *testing.T) {
+	for n := 0; n < 20; n++ {
+		for at := 0; at < n; at++ {
+			for _, c := range []byte{0x7f, 0x80, 0xfc, 0xfd, 0xfe, 0xff, 0x7d} {
+				b := []byte(strings.Repeat("\x7e", n))
+				b[at] = c
+				if got, want := hasMark(string(b)), c >= escMark; got != want {
+					t.Errorf("%q: hasMark %v, want %v", b, got, want)
+				}
+			}
+		}
+	}
+}
+
 func FuzzPackText(f *testing.F) {
 	f.Add("T 82c103a376eed66c42fef924d708086e P e77d64a2cb1217b4debc456cffecc448")
+	f.Add("I1007 16:00:00.000122 69395 raft_consensus.cc:1120] T 82c103a376eed66c42fef924d708086e P e77d64a2cb1217b4debc456cffecc448 [term 2 LEADER]: x")
 	f.Add("\xff\xfe\xfd")
 	f.Fuzz(func(t *testing.T, s string) {
 		if len(s) >= 2*idDigits {
@@ -59,6 +118,14 @@ func FuzzPackText(f *testing.F) {
 			if got := unpackText(packIDs(s, a, b)); got != s {
 				t.Fatalf("%q: packIDs then unpacked to %q", s, got)
 			}
+		}
+		// The ids of a glog prefix in it, if it has one.
+		if j := strings.Index(s, "] T "); j >= 0 && len(s) >= j+4+2*idDigits+3 {
+			a, b := s[j+4:j+4+idDigits], s[j+4+idDigits+3:j+4+2*idDigits+3]
+			samePlaces(t, s, a, b)
+		}
+		if want := strings.IndexByte(s, escMark) >= 0 || strings.IndexByte(s, hexMark) >= 0 || strings.IndexByte(s, packedMark) >= 0; hasMark(s) != want {
+			t.Fatalf("%q: hasMark %v", s, hasMark(s))
 		}
 		p := packText(s)
 		if got := unpackText(p); got != s {
@@ -85,5 +152,17 @@ func TestPackTextAllocatesOnce(t *testing.T) {
 		if len(unpackText(p)) != len(s) {
 			t.Errorf("%q: round trip lost bytes", s)
 		}
+	}
+}
+
+// BenchmarkPackIDs packs a Raft line's tablet and peer, as every Raft
+// line the state folds in has them packed.
+func BenchmarkPackIDs(b *testing.B) {
+	tab, peer := "82c103a376eed66c42fef924d708086e", "e77d64a2cb1217b4debc456cffecc448"
+	line := "I1007 16:00:00.000517 18009 replica_state.cc:1290] T " + tab + " P " + peer + " [term 2 LEADER]: Revoked old leader 45dae660f5442afc08c06c304108ef6c lease: -1.500s"
+	b.SetBytes(int64(len(line)))
+	b.ReportAllocs()
+	for b.Loop() {
+		packIDs(line, tab, peer)
 	}
 }

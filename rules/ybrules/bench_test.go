@@ -53,3 +53,44 @@ func benchPack(b *testing.B, o synth.Options, none string) {
 		}
 	}
 }
+
+// BenchmarkObserveRaftHeavy is BenchmarkPackRaftHeavy's log decoded
+// before the timer starts: the replay and the rules alone, as the merge
+// goroutine runs them serially (the decoding runs on workers).
+func BenchmarkObserveRaftHeavy(b *testing.B) {
+	o := synth.Realistic("yb", 32<<20, 7)
+	o.RaftShare = 0.5
+	var in bytes.Buffer
+	if err := synth.Write(&in, o); err != nil {
+		b.Fatal(err)
+	}
+	var events []parse.Event
+	if _, _, err := parse.ScanFunc(bytes.NewReader(in.Bytes()), "synth.log", []parse.System{yb.System}, parse.Options{}, func(e parse.Event) {
+		events = append(events, e)
+	}); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(in.Len()))
+	b.ReportAllocs()
+	b.ResetTimer()
+	c0 := cpuNow()
+	for b.Loop() {
+		pack := ybrules.New()
+		for _, e := range events {
+			pack.Observe(e)
+		}
+		if len(pack.Finish()) == 0 {
+			b.Fatal("a Raft-heavy log gave no finding")
+		}
+	}
+	reportCPU(b, c0)
+	b.ReportMetric(float64(len(events))*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+// reportCPU reports the CPU time (all goroutines, the collector's too)
+// an iteration took since start.
+func reportCPU(b *testing.B, start int64) {
+	if start > 0 {
+		b.ReportMetric(float64(cpuNow()-start)/float64(b.N), "cpu-ns/op")
+	}
+}

@@ -41,6 +41,16 @@ type Pack struct {
 	overlaps   map[string][]int
 	judging    bool
 	judgedKeys map[onceKey]bool
+	// scratch holds the buffers a judgment of a tablet works in, for the
+	// next judgment: a Raft-heavy log judges a tablet at every
+	// compaction.
+	scratch struct {
+		leases  []heldLease
+		order   []int
+		timed   []ybstate.Attempt
+		elected []leaderAt
+		leaders []time.Time
+	}
 }
 
 // DefaultKeepTerms is how many of a tablet's latest terms the replayed
@@ -203,18 +213,7 @@ func (p *Pack) addIn(d *yb.MvccDump, kind string, f rules.Finding, r *ybstate.Re
 }
 
 func (p *Pack) addKeyed(k onceKey, f rules.Finding, r *ybstate.Replica) {
-	if p.judging && p.judgedKeys[k] {
-		// The same line judged again after a compaction.
-		return
-	}
-	if i, ok := p.once[k]; ok {
-		prev := &p.findings[i]
-		if prev.Facts == nil {
-			prev.Facts = map[string]string{}
-		}
-		n := 1
-		fmt.Sscan(prev.Facts["occurrences"], &n)
-		prev.Facts["occurrences"] = fmt.Sprint(n + 1)
+	if p.again(k) {
 		return
 	}
 	if r != nil {
@@ -228,6 +227,28 @@ func (p *Pack) addKeyed(k onceKey, f rules.Finding, r *ybstate.Replica) {
 	}
 	p.once[k] = len(p.findings)
 	p.findings = append(p.findings, f)
+}
+
+// again takes a finding keyed k that is already recorded, as addKeyed
+// would, and reports whether it was: a rule whose finding costs much to
+// make can ask before it makes it.
+func (p *Pack) again(k onceKey) bool {
+	if p.judging && p.judgedKeys[k] {
+		// The same line judged again after a compaction.
+		return true
+	}
+	i, ok := p.once[k]
+	if !ok {
+		return false
+	}
+	prev := &p.findings[i]
+	if prev.Facts == nil {
+		prev.Facts = map[string]string{}
+	}
+	n := 1
+	fmt.Sscan(prev.Facts["occurrences"], &n)
+	prev.Facts["occurrences"] = fmt.Sprint(n + 1)
+	return true
 }
 
 func clip(s string) string {

@@ -1,7 +1,9 @@
 package ybrules
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -245,27 +247,30 @@ func (h *heldLease) endText() string {
 // w is not: the two times come from different hosts' clocks, and a new
 // leader's lease starting that close to the old one's end is the hand-over
 // YugabyteDB allows.
-func running(leases []heldLease, w int64, grace time.Duration) []*heldLease {
+func running(leases []heldLease, w int64, grace time.Duration) []heldLease {
 	after := w + grace.Microseconds()
 	lo := sort.Search(len(leases), func(i int) bool { return leases[i].end > after })
-	var out []*heldLease
-	for i := lo; i < len(leases) && leases[i].end-w <= maxLeaseGap.Microseconds(); i++ {
-		out = append(out, &leases[i])
+	hi := lo
+	for hi < len(leases) && leases[hi].end-w <= maxLeaseGap.Microseconds() {
+		hi++
 	}
-	return out
+	return leases[lo:hi]
 }
 
 // leasesOf gathers the leases of tablet from Raft lines and MVCC dumps,
 // sorted by end (running looks them up by it).
 func (p *Pack) leasesOf(t *ybstate.TabletRaft) []heldLease {
 	out := p.leaseList(t)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].end < out[j].end })
+	slices.SortStableFunc(out, func(a, b heldLease) int { return cmp.Compare(a.end, b.end) })
 	return out
 }
 
 func (p *Pack) leaseList(t *ybstate.TabletRaft) []heldLease {
 	dump := p.st.Leases(t.Tablet)
-	out := make([]heldLease, 0, len(t.Leases())+len(dump))
+	// The list lives for one judgment: its buffer serves the next.
+	clear(p.scratch.leases)
+	out := slices.Grow(p.scratch.leases[:0], len(t.Leases())+len(dump))
+	defer func() { p.scratch.leases = out }()
 	for _, l := range t.Leases() {
 		if l.Holder == "" || l.Term < 0 {
 			continue
@@ -304,7 +309,9 @@ func (p *Pack) earlyRevocations(t *ybstate.TabletRaft, leases []heldLease) {
 		w := rv.At.UnixMicro()
 		var best *heldLease
 		var bestLead *ybstate.Leadership
-		for _, l := range running(leases, w, p.skew.grace()) {
+		rs := running(leases, w, p.skew.grace())
+		for i := range rs {
+			l := &rs[i]
 			// Only another peer's log can show what the revoker missed.
 			if l.holder == rv.By || l.seen == rv.By || l.term >= rv.ByTerm {
 				continue

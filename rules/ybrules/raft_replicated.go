@@ -21,7 +21,8 @@ import (
 func (p *Pack) replicatedPast(t *ybstate.TabletRaft, leases []heldLease) {
 	done := p.pastDone
 	// Ht leases first: the finding then cites the lease that binds writes.
-	order := make([]int, 0, len(leases))
+	order := p.scratch.order[:0]
+	defer func() { p.scratch.order = order }()
 	for _, ht := range []bool{true, false} {
 		for i := range leases {
 			if (leases[i].kind == ybstate.HTLeaseKind) == ht {
@@ -48,7 +49,9 @@ func (p *Pack) replicatedPast(t *ybstate.TabletRaft, leases []heldLease) {
 		}
 		var best *heldLease
 		var bestLead *ybstate.Leadership
-		for _, old := range running(leases, had, p.skew.grace()) {
+		rs := running(leases, had, p.skew.grace())
+		for i := range rs {
+			old := &rs[i]
 			if old.holder == own.holder || old.term < 0 || old.term >= own.term || old.seen == own.holder {
 				continue
 			}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/logsleuth/logsleuth/parse"
 	"github.com/logsleuth/logsleuth/replay/ybstate"
 	"github.com/logsleuth/logsleuth/rules"
 )
@@ -24,8 +25,11 @@ func (p *Pack) storms(t *ybstate.TabletRaft, cut int64) {
 	if memo == nil {
 		memo = &stormCarry{}
 	}
-	timed := make([]ybstate.Attempt, len(memo.attempts), len(memo.attempts)+len(t.Attempts()))
-	copy(timed, memo.attempts)
+	// timed, elected and leaders live for this judgment (what is carried
+	// is copied out of them): their buffers serve the next.
+	sc := &p.scratch
+	clear(sc.timed)
+	timed := append(slices.Grow(sc.timed[:0], len(memo.attempts)+len(t.Attempts())), memo.attempts...)
 	for _, a := range t.Attempts() {
 		if a.Timed && a.At.After(memo.closed) {
 			timed = append(timed, a)
@@ -40,7 +44,7 @@ func (p *Pack) storms(t *ybstate.TabletRaft, cut int64) {
 	// ran) is both carried and still held. Those the summary already
 	// counted are left out.
 	terms := t.Terms()
-	elected := make([]leaderAt, 0, len(terms)+len(memo.leaders))
+	elected := slices.Grow(sc.elected[:0], len(terms)+len(memo.leaders))
 	for _, term := range terms {
 		for _, l := range t.Leaders(term) {
 			if l.Timed && !slices.Contains(memo.counted, leaderKey{term, l.Peer}) {
@@ -53,10 +57,11 @@ func (p *Pack) storms(t *ybstate.TabletRaft, cut int64) {
 			elected = append(elected, c)
 		}
 	}
-	leaders := make([]time.Time, len(elected))
-	for i, e := range elected {
-		leaders[i] = e.at
+	leaders := sc.leaders[:0]
+	for _, e := range elected {
+		leaders = append(leaders, e.at)
 	}
+	defer func() { sc.timed, sc.elected, sc.leaders = timed, elected, leaders }()
 	slices.SortFunc(leaders, func(a, b time.Time) int { return a.Compare(b) })
 
 	run := memo.run
@@ -227,6 +232,12 @@ func (r *stormRun) at(i int) ybstate.Attempt {
 // and inRun the leaders known elected inside the run that are not in it.
 func (p *Pack) storm(t *ybstate.TabletRaft, run stormRun, elected []time.Time, inRun int) {
 	first, last := run.first, run.last
+	// The finding cites the first attempt first (pick holds 0): a run
+	// judged again at each compaction while it lasts is found again, and
+	// its finding, the tablet's state with it, is not made again.
+	if p.again(onceKey{ElectionStorm, parse.Pos{Source: first.From.Pos.Source, Line: first.From.Pos.Line}, ""}) {
+		return
+	}
 	lo, hi := run.lo, run.hi
 	loAt := run.loAt
 	if lo < 0 {
