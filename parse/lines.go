@@ -22,9 +22,18 @@ import (
 // once, by the read itself; only the part line a chunk ends with is copied
 // again, to the start of the next chunk.
 
-// chunkBytes is how many bytes of input a chunk holds. It is more than
-// MaxLine, so a chunk that holds no line end holds an overlong line.
-const chunkBytes = MaxLine + 64<<10
+// chunkBytes is how many bytes of input a chunk holds as a rule. It is
+// small, so the few chunks in flight between the reader, the workers and
+// the consumer stay in the processor's caches: a read copies into memory
+// that the workers read soon after, and the same few buffers are filled
+// again. A chunk is grown to bigChunk only where it must hold more: the
+// input's first chunk, whose head envelope detection reads, and a chunk
+// that holds no line end.
+const chunkBytes = 256 << 10
+
+// bigChunk is the most a chunk holds. It is more than MaxLine, so a chunk
+// that holds no line end at that size holds an overlong line.
+const bigChunk = MaxLine + 64<<10
 
 // line flags set by the workers.
 const (
@@ -102,6 +111,17 @@ type subRef struct {
 // one per file.
 var chunks = sync.Pool{New: func() any { return &chunk{buf: make([]byte, chunkBytes)} }}
 
+// grow makes c.buf size bytes long, keeping its first n; a buffer grown
+// once stays grown, and is filled to chunkBytes again as a rule.
+func (c *chunk) grow(size, n int) {
+	if cap(c.buf) < size {
+		buf := make([]byte, size)
+		copy(buf, c.buf[:n])
+		c.buf = buf
+	}
+	c.buf = c.buf[:size]
+}
+
 // spare holds a few chunks before the pool: a garbage collection empties
 // the pool, and a large input, which collects often, would otherwise
 // allocate (and clear) a buffer and a lines array for most chunks. It
@@ -115,6 +135,7 @@ func getChunk() *chunk {
 	default:
 		c = chunks.Get().(*chunk)
 	}
+	c.buf = c.buf[:min(cap(c.buf), chunkBytes)]
 	c.data, c.over, c.lines = nil, false, c.lines[:0]
 	c.bytes, c.err, c.done = 0, nil, make(chan struct{})
 	c.env, c.bad = nil, nil
@@ -143,11 +164,20 @@ func readChunks(src io.Reader, work, order chan<- *chunk, detect bool) {
 	// MaxLine bytes were sent, is read and dropped.
 	discarding := false
 	c, n := getChunk(), 0
+	// The first chunk is read at its largest, so detection sees the same
+	// head of the input whatever the chunk size.
+	c.grow(bigChunk, 0)
 	first := true
 	var env *unwrap.Envelope
 	for {
 		err := fill(src, c, &n)
 		more := err == nil
+		if more && !discarding && len(c.buf) < bigChunk && bytes.IndexByte(c.buf[:n], '\n') < 0 {
+			// No line ends in the chunk: it is grown to hold a line up to
+			// MaxLine, and read on.
+			c.grow(bigChunk, n)
+			continue
+		}
 		if err == io.EOF {
 			err = nil
 		}
@@ -188,6 +218,11 @@ func readChunks(src io.Reader, work, order chan<- *chunk, detect bool) {
 			return
 		}
 		nc := getChunk()
+		if len(tail) >= len(nc.buf) {
+			// The part line fills a chunk: the next one holds the
+			// line whole, or its first MaxLine bytes.
+			nc.grow(bigChunk, 0)
+		}
 		n = copy(nc.buf, tail)
 		if env.Carries() {
 			ch := make(chan unwrap.Scratch, 1)
