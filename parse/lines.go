@@ -51,8 +51,12 @@ type preparedLine struct {
 	text []byte
 	// str is text as a string when a system's Strings test took the
 	// line (Line.Str), else "".
-	str   string
-	flags uint8
+	str string
+	// note is what the Classify test of system noteBy read of the line
+	// (Verdict.Note), or 0.
+	note   uint64
+	noteBy int16
+	flags  uint8
 	// skip is the index of the system whose Skip test took the line, or
 	// -1.
 	skip int16
@@ -411,10 +415,7 @@ func (c *chunk) add(p preparedLine, ref subRef, binary, valid bool, systems []Sy
 			p.text = bytes.ToValidUTF8(p.text, []byte("\uFFFD"))
 		}
 		if p.flags&flagPartial == 0 {
-			p.skip = skipOf(systems, p.text)
-			if p.skip < 0 && wantsString(systems, p.text) {
-				p.str = string(p.text)
-			}
+			classify(&p, systems)
 		}
 	}
 	if ref.src != nil {
@@ -426,6 +427,42 @@ func (c *chunk) add(p preparedLine, ref subRef, binary, valid bool, systems []Sy
 	c.lines = append(c.lines, p)
 }
 
+// classify sets p's Skip verdict (skip, the first system whose test takes
+// the line), and for a line none takes, makes its string when a Strings
+// test wants it and keeps the first note a Classify test made of it.
+func classify(p *preparedLine, systems []System) {
+	want := false
+	for si, s := range systems {
+		if s.Classify != nil {
+			v := s.Classify(p.text)
+			if v.Skip {
+				p.skip, p.note = int16(si), 0
+				return
+			}
+			want = want || v.Str
+			if p.note == 0 && v.Note != 0 {
+				p.note, p.noteBy = v.Note, int16(si)
+			}
+			continue
+		}
+		if s.Skip != nil && s.Skip(p.text) {
+			p.skip, p.note = int16(si), 0
+			return
+		}
+	}
+	if !want {
+		for _, s := range systems {
+			if s.Classify == nil && s.Strings != nil && s.Strings(p.text) {
+				want = true
+				break
+			}
+		}
+	}
+	if want {
+		p.str = string(p.text)
+	}
+}
+
 // skipOf returns the index of the system whose Skip test takes text, or
 // -1.
 func skipOf(systems []System, text []byte) int16 {
@@ -435,16 +472,6 @@ func skipOf(systems []System, text []byte) int16 {
 		}
 	}
 	return -1
-}
-
-// wantsString reports whether a system's Strings test takes text.
-func wantsString(systems []System, text []byte) bool {
-	for _, s := range systems {
-		if s.Strings != nil && s.Strings(text) {
-			return true
-		}
-	}
-	return false
 }
 
 // blank reports whether text is only white space.
