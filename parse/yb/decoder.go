@@ -28,7 +28,7 @@ var System = parse.System{
 func classify(text []byte) parse.Verdict {
 	f, ok := quickFields(text)
 	if !ok {
-		return parse.Verdict{Skip: skip(text)}
+		return parse.Verdict{Skip: skipOther(text)}
 	}
 	name, msg, sev := text[f.name:f.colon], text[f.msg:], text[0]
 	v := parse.Verdict{Str: true}
@@ -140,16 +140,24 @@ func lineText(l parse.Line) string {
 // lines of other levels that isAlarm reads as one.
 func skip(text []byte) bool {
 	name, msg, ok := quickEnvelope(text)
-	var sev byte
-	if ok {
-		sev = text[0]
-	} else {
-		env := splitEnvelope(text)
-		if !env.hasClock || len(env.file) == 0 {
-			return false
-		}
-		name, msg, sev = env.fileName(), env.msg, env.sev
+	if !ok {
+		return skipOther(text)
 	}
+	return skipRead(name, msg, text[0])
+}
+
+// skipOther is skip for a line quickEnvelope does not read.
+func skipOther(text []byte) bool {
+	env := splitEnvelopeAll(text)
+	if !env.hasClock || len(env.file) == 0 {
+		return false
+	}
+	return skipRead(env.fileName(), env.msg, env.sev)
+}
+
+// skipRead is skip for a line of a glog envelope: its file name, message
+// and severity.
+func skipRead(name, msg []byte, sev byte) bool {
 	if !knownFile(name) {
 		return sev == 'I' || !isAlarm(sev, name, msg)
 	}
