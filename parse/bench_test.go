@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -114,6 +115,7 @@ func BenchmarkScanYB(b *testing.B) {
 			b.SetBytes(int64(len(in)))
 			b.ReportAllocs()
 			b.ResetTimer()
+			cpu0 := cpuTime()
 			for b.Loop() {
 				n := 0
 				_, _, err := parse.ScanFunc(bytes.NewReader(in), "bench.log", []parse.System{yb.System}, parse.Options{}, func(parse.Event) { n++ })
@@ -121,6 +123,28 @@ func BenchmarkScanYB(b *testing.B) {
 					b.Fatalf("events %d err %v", n, err)
 				}
 			}
+			reportCPU(b, cpu0, len(in))
 		})
 	}
+}
+
+// cpuTime is the CPU time (user and system) the process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU reports the CPU time per op and the bytes per CPU-second
+// since cpu0: on a shared host, other work stretches the wall time of a
+// run but not the CPU time it takes.
+func reportCPU(b *testing.B, cpu0 time.Duration, size int) {
+	cpu := cpuTime() - cpu0
+	if cpu <= 0 || b.N == 0 {
+		return
+	}
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(size)*float64(b.N)/cpu.Seconds()/1e6, "MB/cpu-s")
 }

@@ -22,9 +22,18 @@ import (
 // once, by the read itself; only the part line a chunk ends with is copied
 // again, to the start of the next chunk.
 
-// chunkBytes is how many bytes of input a chunk holds. It is more than
-// MaxLine, so a chunk that holds no line end holds an overlong line.
-const chunkBytes = MaxLine + 64<<10
+// chunkBytes is how many bytes of input a chunk holds as a rule. It is
+// small, so the few chunks in flight between the reader, the workers and
+// the consumer stay in the processor's caches: a read copies into memory
+// that the workers read soon after, and the same few buffers are filled
+// again. A chunk is grown to bigChunk only where it must hold more: the
+// input's first chunk, whose head envelope detection reads, and a chunk
+// that holds no line end.
+const chunkBytes = 256 << 10
+
+// bigChunk is the most a chunk holds. It is more than MaxLine, so a chunk
+// that holds no line end at that size holds an overlong line.
+const bigChunk = MaxLine + 64<<10
 
 // line flags set by the workers.
 const (
@@ -42,8 +51,12 @@ type preparedLine struct {
 	text []byte
 	// str is text as a string when a system's Strings test took the
 	// line (Line.Str), else "".
-	str   string
-	flags uint8
+	str string
+	// note is what the Classify test of system noteBy read of the line
+	// (Verdict.Note), or 0.
+	note   uint64
+	noteBy int16
+	flags  uint8
 	// skip is the index of the system whose Skip test took the line, or
 	// -1.
 	skip int16
@@ -102,6 +115,17 @@ type subRef struct {
 // one per file.
 var chunks = sync.Pool{New: func() any { return &chunk{buf: make([]byte, chunkBytes)} }}
 
+// grow makes c.buf size bytes long, keeping its first n; a buffer grown
+// once stays grown, and is filled to chunkBytes again as a rule.
+func (c *chunk) grow(size, n int) {
+	if cap(c.buf) < size {
+		buf := make([]byte, size)
+		copy(buf, c.buf[:n])
+		c.buf = buf
+	}
+	c.buf = c.buf[:size]
+}
+
 // spare holds a few chunks before the pool: a garbage collection empties
 // the pool, and a large input, which collects often, would otherwise
 // allocate (and clear) a buffer and a lines array for most chunks. It
@@ -115,6 +139,7 @@ func getChunk() *chunk {
 	default:
 		c = chunks.Get().(*chunk)
 	}
+	c.buf = c.buf[:min(cap(c.buf), chunkBytes)]
 	c.data, c.over, c.lines = nil, false, c.lines[:0]
 	c.bytes, c.err, c.done = 0, nil, make(chan struct{})
 	c.env, c.bad = nil, nil
@@ -143,11 +168,20 @@ func readChunks(src io.Reader, work, order chan<- *chunk, detect bool) {
 	// MaxLine bytes were sent, is read and dropped.
 	discarding := false
 	c, n := getChunk(), 0
+	// The first chunk is read at its largest, so detection sees the same
+	// head of the input whatever the chunk size.
+	c.grow(bigChunk, 0)
 	first := true
 	var env *unwrap.Envelope
 	for {
 		err := fill(src, c, &n)
 		more := err == nil
+		if more && !discarding && len(c.buf) < bigChunk && bytes.IndexByte(c.buf[:n], '\n') < 0 {
+			// No line ends in the chunk: it is grown to hold a line up to
+			// MaxLine, and read on.
+			c.grow(bigChunk, n)
+			continue
+		}
 		if err == io.EOF {
 			err = nil
 		}
@@ -188,6 +222,11 @@ func readChunks(src io.Reader, work, order chan<- *chunk, detect bool) {
 			return
 		}
 		nc := getChunk()
+		if len(tail) >= len(nc.buf) {
+			// The part line fills a chunk: the next one holds the
+			// line whole, or its first MaxLine bytes.
+			nc.grow(bigChunk, 0)
+		}
 		n = copy(nc.buf, tail)
 		if env.Carries() {
 			ch := make(chan unwrap.Scratch, 1)
@@ -376,10 +415,7 @@ func (c *chunk) add(p preparedLine, ref subRef, binary, valid bool, systems []Sy
 			p.text = bytes.ToValidUTF8(p.text, []byte("\uFFFD"))
 		}
 		if p.flags&flagPartial == 0 {
-			p.skip = skipOf(systems, p.text)
-			if p.skip < 0 && wantsString(systems, p.text) {
-				p.str = string(p.text)
-			}
+			classify(&p, systems)
 		}
 	}
 	if ref.src != nil {
@@ -391,6 +427,42 @@ func (c *chunk) add(p preparedLine, ref subRef, binary, valid bool, systems []Sy
 	c.lines = append(c.lines, p)
 }
 
+// classify sets p's Skip verdict (skip, the first system whose test takes
+// the line), and for a line none takes, makes its string when a Strings
+// test wants it and keeps the first note a Classify test made of it.
+func classify(p *preparedLine, systems []System) {
+	want := false
+	for si, s := range systems {
+		if s.Classify != nil {
+			v := s.Classify(p.text)
+			if v.Skip {
+				p.skip, p.note = int16(si), 0
+				return
+			}
+			want = want || v.Str
+			if p.note == 0 && v.Note != 0 {
+				p.note, p.noteBy = v.Note, int16(si)
+			}
+			continue
+		}
+		if s.Skip != nil && s.Skip(p.text) {
+			p.skip, p.note = int16(si), 0
+			return
+		}
+	}
+	if !want {
+		for _, s := range systems {
+			if s.Classify == nil && s.Strings != nil && s.Strings(p.text) {
+				want = true
+				break
+			}
+		}
+	}
+	if want {
+		p.str = string(p.text)
+	}
+}
+
 // skipOf returns the index of the system whose Skip test takes text, or
 // -1.
 func skipOf(systems []System, text []byte) int16 {
@@ -400,16 +472,6 @@ func skipOf(systems []System, text []byte) int16 {
 		}
 	}
 	return -1
-}
-
-// wantsString reports whether a system's Strings test takes text.
-func wantsString(systems []System, text []byte) bool {
-	for _, s := range systems {
-		if s.Strings != nil && s.Strings(text) {
-			return true
-		}
-	}
-	return false
 }
 
 // blank reports whether text is only white space.

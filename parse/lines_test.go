@@ -75,6 +75,14 @@ func randomLog(r *rand.Rand, size int) []byte {
 			b.WriteString("bad \xff\xfe utf8")
 		case k < 80:
 			b.WriteString("é ünïcödé 漢字")
+		case k < 85:
+			// About a chunk's usual size: a chunk that holds no line
+			// end grows.
+			n := chunkBytes + r.IntN(9) - 4
+			if r.IntN(2) == 0 {
+				n = r.IntN(3 * chunkBytes)
+			}
+			b.Write(bytes.Repeat([]byte{'C'}, n))
 		case k < 90:
 			n := MaxLine + r.IntN(5) - 2
 			if r.IntN(4) == 0 {
@@ -175,9 +183,10 @@ func TestLinesMatchReference(t *testing.T) {
 
 func TestLinesOverlongAtChunkEnd(t *testing.T) {
 	// A line of exactly MaxLine bytes and a CRLF is whole even when the
-	// chunk ends between the CR and the LF; one byte more is cut.
+	// chunk ends between the CR and the LF; one byte more is cut. (The
+	// first chunk is read at its largest.)
 	for _, extra := range []int{0, 1} {
-		pad := chunkBytes - MaxLine - 1 - extra
+		pad := bigChunk - MaxLine - 1 - extra
 		in := append(bytes.Repeat([]byte{'p'}, pad-1), '\n')
 		in = append(in, bytes.Repeat([]byte{'L'}, MaxLine+extra)...)
 		in = append(in, "\r\nnext\n"...)
@@ -188,6 +197,36 @@ func TestLinesOverlongAtChunkEnd(t *testing.T) {
 		assert.Equal(t, extra == 1, got[1].flags&flagOverlong != 0, "extra %d", extra)
 		assert.Equal(t, "next", string(got[2].text))
 	}
+}
+
+// Chunks are small as a rule, and grow only to hold a line that does not
+// fit: the lines come out whole either way.
+func TestChunksGrowOnlyForLongLines(t *testing.T) {
+	var in []byte
+	short := bytes.Repeat([]byte("s"), 99)
+	for len(in) < 4*bigChunk {
+		in = append(append(in, short...), '\n')
+	}
+	sizes := func(in []byte) []int {
+		var out []int
+		_, err := chunkLines(bytes.NewReader(in), nil, false, func(c *chunk) { out = append(out, len(c.data)) })
+		require.NoError(t, err)
+		return out
+	}
+	got := sizes(in)
+	require.Greater(t, len(got), 4)
+	assert.Greater(t, got[0], chunkBytes, "the first chunk is read at its largest")
+	for _, n := range got[1:] {
+		assert.LessOrEqual(t, n, chunkBytes)
+	}
+	long := append(bytes.Repeat([]byte("L"), 3*chunkBytes), '\n')
+	in = append(append(in, long...), "after\n"...)
+	got = sizes(in)
+	assert.GreaterOrEqual(t, got[len(got)-1], len(long), "a chunk grew to hold the long line whole")
+	lines, _, err := collect(t, bytes.NewReader(in), nil)
+	require.NoError(t, err)
+	assert.Equal(t, long[:3*chunkBytes], lines[len(lines)-2].text)
+	assert.Equal(t, "after", string(lines[len(lines)-1].text))
 }
 
 type stuckReader struct{}

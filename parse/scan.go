@@ -26,6 +26,11 @@ type Line struct {
 	// decoder may keep it (it does not change with the buffer Text is
 	// in); when it is "" and Text is not, the decoder copies Text.
 	Str string
+	// Note is what the decoder's own system's Classify test read of the
+	// line on a worker goroutine (Verdict.Note), so the decoder need not
+	// read it again; 0 when there is none. Decoders of other systems are
+	// given 0.
+	Note uint64
 }
 
 // Sink collects what decoders produce.
@@ -97,6 +102,23 @@ type System struct {
 	// (Line.Str) on a worker goroutine, so the copy is not made on the
 	// decoders' one.
 	Strings func(text []byte) bool
+	// Classify, when set, is Skip and Strings in one pure test (safe
+	// from several goroutines), which Scan's workers run in their place:
+	// a system's two tests often begin with the same reading of a line,
+	// and what that reading found can go on to the decoder (Verdict.Note,
+	// Line.Note) rather than be read again there. Skip and Strings must
+	// still be set, and agree with it: Scan calls them where it has no
+	// worker's verdict (an envelope's joined or reordered lines).
+	Classify func(text []byte) Verdict
+}
+
+// Verdict is what a Classify test says of a line.
+type Verdict struct {
+	// Skip and Str are what the Skip and Strings tests would say.
+	Skip, Str bool
+	// Note, when not 0, is handed to the system's decoders with the line
+	// (Line.Note) if Skip is false.
+	Note uint64
 }
 
 // YearTeller is implemented by decoders of logs whose timestamps print no
@@ -377,10 +399,22 @@ func scan(feed func(fn func(*chunk)) (int64, error), source string, systems []Sy
 		if p.nanos != 0 {
 			line.Collected = time.Unix(0, p.nanos).UTC()
 		}
+		// noted is line with the note, for the decoder of the system
+		// that made it.
+		noted := line
+		noted.Note = p.note
+		noteBy := int(p.noteBy)
+		if p.note == 0 {
+			noteBy = -1
+		}
 		blank := p.flags&flagBlank != 0
 		claimed, owned := false, false
 		if active >= 0 {
-			claimed = decs[active].Line(line, &sink)
+			l := line
+			if active == noteBy {
+				l = noted
+			}
+			claimed = decs[active].Line(l, &sink)
 			owned = !claimed && owns(decs[active])
 		}
 		if !claimed && !blank && !owned {
@@ -388,7 +422,11 @@ func scan(feed func(fn func(*chunk)) (int64, error), source string, systems []Sy
 				if i == active {
 					continue
 				}
-				if d.Line(line, &sink) {
+				l := line
+				if i == noteBy {
+					l = noted
+				}
+				if d.Line(l, &sink) {
 					claimed, active = true, i
 					break
 				}
@@ -672,16 +710,25 @@ func keepPhrases(systems []System, phrases []string) []System {
 		if skip == nil {
 			continue
 		}
-		out[i].Skip = func(text []byte) bool {
-			if !skip(text) {
-				return false
-			}
+		holds := func(text []byte) bool {
 			for _, w := range words {
 				if bytes.Contains(text, w) {
-					return false
+					return true
 				}
 			}
-			return true
+			return false
+		}
+		out[i].Skip = func(text []byte) bool {
+			return skip(text) && !holds(text)
+		}
+		if classify := out[i].Classify; classify != nil {
+			out[i].Classify = func(text []byte) Verdict {
+				v := classify(text)
+				if v.Skip && holds(text) {
+					v.Skip = false
+				}
+				return v
+			}
 		}
 	}
 	return out

@@ -276,3 +276,46 @@ func TestScanStringsAreTheLinesText(t *testing.T) {
 		assert.Equal(t, 7500, d.not, "wrapped %v", wrap)
 	}
 }
+
+// noteDecoder records the notes it is offered, by line text.
+type noteDecoder struct {
+	notes map[string]uint64
+	claim string
+}
+
+func (d *noteDecoder) Line(l Line, out *Sink) bool {
+	d.notes[string(l.Text)] = l.Note
+	return d.claim != "" && strings.HasPrefix(string(l.Text), d.claim)
+}
+func (d *noteDecoder) End(*Sink) {}
+
+// A Classify test stands for Skip and Strings on the workers, and its
+// note reaches its own system's decoders only; the alarm phrases keep a
+// line it skips, note and string made.
+func TestScanClassifyNotes(t *testing.T) {
+	a := &noteDecoder{notes: map[string]uint64{}, claim: "mine"}
+	b := &noteDecoder{notes: map[string]uint64{}}
+	classify := func(text []byte) Verdict {
+		v := Verdict{Str: true, Note: uint64(len(text))}
+		v.Skip = bytes.HasPrefix(text, []byte("skip"))
+		return v
+	}
+	systems := []System{
+		{Name: "b", NewDecoder: func(string, Options) Decoder { return b }},
+		{
+			Name:       "a",
+			NewDecoder: func(string, Options) Decoder { return a },
+			Skip:       func(text []byte) bool { return classify(text).Skip },
+			Strings:    func([]byte) bool { return true },
+			Classify:   classify,
+		},
+	}
+	in := "other line\nskip this\nskip ALARM here\nmine too\nmine\n"
+	res, err := Scan(strings.NewReader(in), "n.log", systems, Options{AlarmPhrases: []string{"ALARM"}})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]uint64{"other line": 10, "skip ALARM here": 15, "mine too": 8, "mine": 4}, a.notes)
+	assert.Equal(t, map[string]uint64{"other line": 0, "skip ALARM here": 0, "mine too": 0}, b.notes,
+		"the other system's decoder is given no note; the line a claimed first goes to a first after")
+	assert.Equal(t, 2, res.Stats.Claimed)
+	assert.Equal(t, 3, res.Stats.Unclaimed, "one line skipped, two declined")
+}

@@ -15,9 +15,101 @@ var System = parse.System{
 	NewDecoder: func(source string, opts parse.Options) parse.Decoder {
 		return newDecoder(source, opts)
 	},
-	Skip:    skip,
-	Knows:   knows,
-	Strings: wantsText,
+	Skip:     skip,
+	Knows:    knows,
+	Strings:  wantsText,
+	Classify: classify,
+}
+
+// classify is skip and wantsText in one reading of the line, whose
+// common envelope and keyword test it notes for the decoder (note). A
+// line it skips gets its string and note too, for a caller whose own
+// test keeps the line after all (parse's alarm phrases).
+func classify(text []byte) parse.Verdict {
+	f, ok := quickFields(text)
+	if !ok {
+		return parse.Verdict{Skip: skipOther(text)}
+	}
+	name, msg, sev := text[f.name:f.colon], text[f.msg:], text[0]
+	v := parse.Verdict{Str: true}
+	switch {
+	case !knownFile(name):
+		v.Skip = sev == 'I' || !isAlarm(sev, name, msg)
+		v.Note = noteOf(f, noInterest)
+	case bytes.Equal(name, []byte("mvcc.cc")) && itemNumber(msg) > 0:
+		v.Note = noteOf(f, noInterest)
+	case interesting(msg):
+		v.Note = noteOf(f, isInteresting)
+	default:
+		v.Skip = sev == 'I' || !isAlarm(sev, name, msg)
+		v.Note = noteOf(f, notInteresting)
+	}
+	return v
+}
+
+// A note (parse.Line.Note) holds where quickFields found a line's parts,
+// so the decoder reads its envelope without a second pass, and what
+// interesting said of its message when that was asked: the offsets of the
+// file's base name, its ':' and the field's ']' in 20 bits each, a bit
+// for the space after the ']', two for interesting, and a top bit that
+// makes every note non-zero. A line whose field ends past 1 MiB gets no
+// note.
+const (
+	noteBits      = 20
+	noteSpace     = 1 << 60
+	noteInterest  = 1 << 61 // interesting was asked
+	noteMatched   = 1 << 62 // and said yes
+	noteSet       = 1 << 63
+	noteOffsetMax = 1<<noteBits - 1
+)
+
+// What a note says of interesting.
+const (
+	noInterest = iota
+	notInteresting
+	isInteresting
+)
+
+func noteOf(f quickOffsets, interest int) uint64 {
+	if f.end > noteOffsetMax {
+		return 0
+	}
+	n := uint64(noteSet) | uint64(f.name) | uint64(f.colon)<<noteBits | uint64(f.end)<<(2*noteBits)
+	if f.msg > f.end+1 {
+		n |= noteSpace
+	}
+	switch interest {
+	case notInteresting:
+		n |= noteInterest
+	case isInteresting:
+		n |= noteInterest | noteMatched
+	}
+	return n
+}
+
+// noted returns the quickFields offsets a note holds; ok is false for
+// no note.
+func noted(note uint64) (f quickOffsets, ok bool) {
+	if note&noteSet == 0 {
+		return f, false
+	}
+	f.name = int(note & noteOffsetMax)
+	f.colon = int(note >> noteBits & noteOffsetMax)
+	f.end = int(note >> (2 * noteBits) & noteOffsetMax)
+	f.msg = f.end + 1
+	if note&noteSpace != 0 {
+		f.msg++
+	}
+	return f, true
+}
+
+// interestingIn is interesting(msg), taken from l's note when the worker
+// asked it.
+func interestingIn(l parse.Line, msg []byte) bool {
+	if l.Note&noteInterest != 0 {
+		return l.Note&noteMatched != 0
+	}
+	return interesting(msg)
 }
 
 // wantsText is the Strings test: a glog line no Skip test took is one
@@ -48,16 +140,24 @@ func lineText(l parse.Line) string {
 // lines of other levels that isAlarm reads as one.
 func skip(text []byte) bool {
 	name, msg, ok := quickEnvelope(text)
-	var sev byte
-	if ok {
-		sev = text[0]
-	} else {
-		env := splitEnvelope(text)
-		if !env.hasClock || len(env.file) == 0 {
-			return false
-		}
-		name, msg, sev = env.fileName(), env.msg, env.sev
+	if !ok {
+		return skipOther(text)
 	}
+	return skipRead(name, msg, text[0])
+}
+
+// skipOther is skip for a line quickEnvelope does not read.
+func skipOther(text []byte) bool {
+	env := splitEnvelopeAll(text)
+	if !env.hasClock || len(env.file) == 0 {
+		return false
+	}
+	return skipRead(env.fileName(), env.msg, env.sev)
+}
+
+// skipRead is skip for a line of a glog envelope: its file name, message
+// and severity.
+func skipRead(name, msg []byte, sev byte) bool {
 	if !knownFile(name) {
 		return sev == 'I' || !isAlarm(sev, name, msg)
 	}
@@ -139,7 +239,7 @@ func (d *decoder) Line(l parse.Line, out *parse.Sink) bool {
 }
 
 func (d *decoder) line(l parse.Line, out *parse.Sink) bool {
-	env := splitEnvelope(l.Text)
+	env := lineEnvelope(l)
 	d.collected(l, &env)
 	if d.block != nil {
 		if d.continueBlock(l, &env, out) {
@@ -289,7 +389,7 @@ func (d *decoder) fresh(l parse.Line, env *envelope, out *parse.Sink) bool {
 		return true
 	}
 	alarm := d.alarmAt(env)
-	if !interesting(msg) {
+	if !interestingIn(l, msg) {
 		if alarm {
 			return d.startAlarm(l, env, out)
 		}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"strconv"
+
+	"github.com/logsleuth/logsleuth/parse"
 )
 
 // envelope is what the glog line format puts around a message.
@@ -40,19 +42,32 @@ type envelope struct {
 // that last case msg is the whole (trimmed) line.
 func splitEnvelope(line []byte) envelope {
 	if f, ok := quickFields(line); ok {
-		// The common form: what splitEnvelopeAll reads of it, taken
-		// from the one pass of quickFields (FuzzQuickEnvelope holds
-		// the two to each other).
-		two := func(i int) int { return int(line[i]-'0')*10 + int(line[i+1]-'0') }
-		return envelope{
-			sev: line[0], hasClock: true,
-			month: two(1), day: two(3), hour: two(6), min: two(9), sec: two(12),
-			micro: atoi(line[15:21]),
-			file:  line[f.name:f.end],
-			msg:   line[f.msg:],
-		}
+		return quickSplit(line, f)
 	}
 	return splitEnvelopeAll(line)
+}
+
+// lineEnvelope is splitEnvelope(l.Text), from the offsets a worker noted
+// (classify) when there are some.
+func lineEnvelope(l parse.Line) envelope {
+	if f, ok := noted(l.Note); ok {
+		return quickSplit(l.Text, f)
+	}
+	return splitEnvelope(l.Text)
+}
+
+// quickSplit is the common form: what splitEnvelopeAll reads of it, taken
+// from the one pass of quickFields (FuzzQuickEnvelope holds the two to
+// each other).
+func quickSplit(line []byte, f quickOffsets) envelope {
+	two := func(i int) int { return int(line[i]-'0')*10 + int(line[i+1]-'0') }
+	return envelope{
+		sev: line[0], hasClock: true,
+		month: two(1), day: two(3), hour: two(6), min: two(9), sec: two(12),
+		micro: atoi(line[15:21]),
+		file:  line[f.name:f.end],
+		msg:   line[f.msg:],
+	}
 }
 
 // splitEnvelopeAll is splitEnvelope for every form, the common one

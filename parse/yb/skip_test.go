@@ -85,6 +85,7 @@ func TestSkipTakesOrdinaryGlogLines(t *testing.T) {
 // the quick reading answers, it must be splitEnvelope's.
 func quickAgrees(t *testing.T, line []byte) bool {
 	prefixAgrees(t, line)
+	classifyAgrees(t, line)
 	if got, want := splitEnvelope(line), splitEnvelopeAll(line); !sameEnvelope(got, want) {
 		t.Fatalf("%q: splitEnvelope read %+v, the general reading %+v", line, got, want)
 	}
@@ -98,6 +99,27 @@ func quickAgrees(t *testing.T, line []byte) bool {
 		t.Fatalf("%q: quick read file %q msg %q; splitEnvelope: clock %v file %q msg %q", line, name, msg, env.hasClock, env.fileName(), env.msg)
 	}
 	return true
+}
+
+// classifyAgrees checks classify against the tests it stands for (skip,
+// wantsText) and its note against what the decoder would read without it:
+// the envelope, and interesting where the note says.
+func classifyAgrees(t *testing.T, line []byte) {
+	v := classify(line)
+	if v.Skip != skip(line) || v.Str != wantsText(line) {
+		t.Fatalf("%q: classify %+v; skip %v, wantsText %v", line, v, skip(line), wantsText(line))
+	}
+	l := parse.Line{Text: line, Note: v.Note}
+	if got, want := lineEnvelope(l), splitEnvelope(line); !sameEnvelope(got, want) {
+		t.Fatalf("%q: noted envelope %+v, splitEnvelope %+v", line, got, want)
+	}
+	msg := splitEnvelope(line).msg
+	if got, want := interestingIn(l, msg), interesting(msg); got != want {
+		t.Fatalf("%q: noted interesting %v, interesting %v", line, got, want)
+	}
+	if _, ok := quickFields(line); ok != (v.Note != 0) && len(line) <= noteOffsetMax {
+		t.Fatalf("%q: note %x, quickFields %v", line, v.Note, ok)
+	}
 }
 
 // sameEnvelope reports whether two readings of a line are the same, the
@@ -142,9 +164,19 @@ func TestQuickEnvelopeAgrees(t *testing.T) {
 		"F20230706 14:29:04 ../../src/yb/tablet/mvcc.cc:395] details",
 		"  I1007 12:00:00.123456 4242 mvcc.cc:395] indented",
 		"I1007 12:00:00.123456 4242 " + strings.Repeat("x", 300) + ":1] long field",
+		// Notes end at a field that ends 1 MiB in.
+		"I1007 12:00:00.123456 " + strings.Repeat(" ", noteOffsetMax-40) + "4242 raft_consensus.cc:1] T 7e9 P 3a1: Becoming Leader",
+		"I1007 12:00:00.123456 " + strings.Repeat(" ", noteOffsetMax) + "4242 raft_consensus.cc:1] T 7e9 P 3a1: Becoming Leader",
+		"E1007 12:00:00.123456 4242 raft_consensus.cc:1] T 7e9 P 3a1: Becoming Leader",
+		"E1007 12:00:00.123456 4242 tablet.cc:1] T 7e9 P 3a1: Corruption: bad block",
+		"I1007 12:00:00.123456 4242 mvcc.cc:1] 3. Replicated { ht: 1 }",
 	} {
 		quickAgrees(t, []byte(l))
 	}
+	near := []byte("I1007 12:00:00.123456 " + strings.Repeat(" ", noteOffsetMax-60) + "4242 raft_consensus.cc:1] T 7e9 P 3a1: Becoming Leader")
+	far := []byte("I1007 12:00:00.123456 " + strings.Repeat(" ", noteOffsetMax) + "4242 raft_consensus.cc:1] T 7e9 P 3a1: Becoming Leader")
+	assert.NotZero(t, classify(near).Note)
+	assert.Zero(t, classify(far).Note, "no note past 1 MiB")
 }
 
 func FuzzQuickEnvelope(f *testing.F) {
