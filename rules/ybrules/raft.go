@@ -163,9 +163,7 @@ func (p *Pack) checkRaft(r *ybstate.Replica, e yb.Event, st ybstate.Step) {
 // judges what the tablets still hold.
 func (p *Pack) finishRaft() {
 	raft := p.st.Raft()
-	for _, tablet := range raft.Tablets() {
-		p.judgeTablet(raft.Tablet(tablet), -1)
-	}
+	raft.EachTablet(func(t *ybstate.TabletRaft) { p.judgeTablet(t, -1) })
 }
 
 // judgeOld is the compaction hook: the tablet's terms below cut are about

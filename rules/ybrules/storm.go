@@ -22,6 +22,11 @@ import (
 // summary of a few attempts, not every attempt since the storm began.
 func (p *Pack) storms(t *ybstate.TabletRaft, cut int64) {
 	memo := p.stormMemo[t.Tablet]
+	if memo == nil && cut < 0 && len(t.Attempts()) < stormMinAttempts {
+		// Nothing carried and too few attempts for a run: no storm,
+		// and nothing to carry (most tablets of a node hosting many).
+		return
+	}
 	if memo == nil {
 		memo = &stormCarry{}
 	}
