@@ -141,6 +141,15 @@ const (
 	YearAssumed        = "assumed"       // nothing said; a diagnostic tells
 )
 
+// noted is line as the decoder of system i is given it: with the note of
+// p's Classify test for the decoder of the system that made it.
+func noted(line Line, p *preparedLine, i int) Line {
+	if p.note != 0 && i == int(p.noteBy) {
+		line.Note = p.note
+	}
+	return line
+}
+
 // Breaker is implemented by decoders with a Skip test: Break is called for
 // a line Skip took, where Line would have ended an open block. A run of
 // such lines may get one call: a second Break in a row must change
@@ -399,22 +408,10 @@ func scan(feed func(fn func(*chunk)) (int64, error), source string, systems []Sy
 		if p.nanos != 0 {
 			line.Collected = time.Unix(0, p.nanos).UTC()
 		}
-		// noted is line with the note, for the decoder of the system
-		// that made it.
-		noted := line
-		noted.Note = p.note
-		noteBy := int(p.noteBy)
-		if p.note == 0 {
-			noteBy = -1
-		}
 		blank := p.flags&flagBlank != 0
 		claimed, owned := false, false
 		if active >= 0 {
-			l := line
-			if active == noteBy {
-				l = noted
-			}
-			claimed = decs[active].Line(l, &sink)
+			claimed = decs[active].Line(noted(line, &p, active), &sink)
 			owned = !claimed && owns(decs[active])
 		}
 		if !claimed && !blank && !owned {
@@ -422,11 +419,7 @@ func scan(feed func(fn func(*chunk)) (int64, error), source string, systems []Sy
 				if i == active {
 					continue
 				}
-				l := line
-				if i == noteBy {
-					l = noted
-				}
-				if d.Line(l, &sink) {
+				if d.Line(noted(line, &p, i), &sink) {
 					claimed, active = true, i
 					break
 				}
