@@ -401,52 +401,11 @@ func (d *decoder) fresh(l parse.Line, env *envelope, out *parse.Sink) bool {
 	// The message is a part of the line, whose text base holds already.
 	text := within(base.Text, l.Text, body)
 
-	// Every phrase the MVCC readers below look for (a dump's header, the
+	// Every phrase the MVCC readers look for (a dump's header, the
 	// too-low block, the assertions) holds one of keywords: one pass
 	// over the message tells whether any of them can read it, where each
 	// would search the whole of a Raft line.
-	mvcc := mvccWords.match(body)
-	if i := mvccHeader(text, mvcc); i >= 0 {
-		head := text[:i]
-		j := strings.LastIndex(head, "Recent ")
-		if j >= 0 {
-			count := strings.TrimSpace(head[j+len("Recent "):])
-			n, err := strconv.Atoi(count)
-			if err != nil && count != "" && strings.Trim(count, "0123456789") == "" {
-				// Digits that fit no int: the header is still a dump's.
-				out.Diag(l.Pos, "MVCC dump header: the op count %s does not fit; read as unknown", clip(count))
-				n, err = -1, nil
-			}
-			if err == nil {
-				before := strings.TrimSpace(head[:j])
-				b := &block{dump: &MvccDump{Base: base, Declared: n}}
-				if r, ok := findReplica([]byte(before)); ok && b.dump.Tablet == "" {
-					b.dump.Replica = r
-				}
-				if before != "" {
-					if ev := d.assertion(base, before, out); ev != nil {
-						if b.dump.Tablet == "" {
-							b.dump.Replica = *ev.Rep()
-						}
-						b.after = append(b.after, ev)
-					}
-				}
-				b.dupe = d.seenFatal(env, rep, text)
-				d.block = b
-				return true
-			}
-		}
-	}
-	if !mvcc {
-		// None of the MVCC readers can read it.
-	} else if ev := d.tooLowStart(base, text, l, out); ev != nil {
-		d.block = &block{tooLow: ev, dupe: d.seenFatal(env, rep, text)}
-		return true
-	} else if ev := d.assertion(base, text, out); ev != nil {
-		if d.seenFatal(env, rep, text) {
-			return true
-		}
-		out.Emit(ev)
+	if mvccWords.match(body) && d.mvcc(l, env, rep, base, text, out) {
 		return true
 	}
 	if alarm && (env.sev == 'F' || !env.hasClock || strings.Contains(text, "Check failed: ")) {
@@ -484,13 +443,52 @@ func (d *decoder) fresh(l parse.Line, env *envelope, out *parse.Sink) bool {
 // mvccWords matches keywords, the MVCC readers' words.
 var mvccWords = newMatcher(keywords)
 
-// mvccHeader is strings.Index(text, " MVCC operations:"), or -1 when
-// mvcc (mvccWords matched the text) is false.
-func mvccHeader(text string, mvcc bool) int {
-	if !mvcc {
-		return -1
+// mvcc offers a line of fresh, whose message is text, to the MVCC
+// readers: a dump's header, the too-low block and the assertions. It
+// reports whether one took it.
+func (d *decoder) mvcc(l parse.Line, env *envelope, rep Replica, base Base, text string, out *parse.Sink) bool {
+	if i := strings.Index(text, " MVCC operations:"); i >= 0 {
+		head := text[:i]
+		j := strings.LastIndex(head, "Recent ")
+		if j >= 0 {
+			count := strings.TrimSpace(head[j+len("Recent "):])
+			n, err := strconv.Atoi(count)
+			if err != nil && count != "" && strings.Trim(count, "0123456789") == "" {
+				// Digits that fit no int: the header is still a dump's.
+				out.Diag(l.Pos, "MVCC dump header: the op count %s does not fit; read as unknown", clip(count))
+				n, err = -1, nil
+			}
+			if err == nil {
+				before := strings.TrimSpace(head[:j])
+				b := &block{dump: &MvccDump{Base: base, Declared: n}}
+				if r, ok := findReplica([]byte(before)); ok && b.dump.Tablet == "" {
+					b.dump.Replica = r
+				}
+				if before != "" {
+					if ev := d.assertion(base, before, out); ev != nil {
+						if b.dump.Tablet == "" {
+							b.dump.Replica = *ev.Rep()
+						}
+						b.after = append(b.after, ev)
+					}
+				}
+				b.dupe = d.seenFatal(env, rep, text)
+				d.block = b
+				return true
+			}
+		}
 	}
-	return strings.Index(text, " MVCC operations:")
+	if ev := d.tooLowStart(base, text, l, out); ev != nil {
+		d.block = &block{tooLow: ev, dupe: d.seenFatal(env, rep, text)}
+		return true
+	}
+	if ev := d.assertion(base, text, out); ev != nil {
+		if !d.seenFatal(env, rep, text) {
+			out.Emit(ev)
+		}
+		return true
+	}
+	return false
 }
 
 // base builds the common part of an event at l.
