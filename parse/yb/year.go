@@ -248,10 +248,8 @@ func (d *decoder) release(out *parse.Sink) {
 	shift := d.years.pending
 	d.years.pending = 0
 	d.released += shift
+	settleAll(d.held.Events, shift)
 	for _, e := range d.held.Events {
-		if m := e.Info(); m.Time.Location() == provisional {
-			m.Time = settleTime(m.Time, shift)
-		}
 		out.Emit(e)
 	}
 	out.Diags = append(out.Diags, d.held.Diags...)
@@ -265,9 +263,14 @@ func (d *decoder) release(out *parse.Sink) {
 // dump, whose parts go on as it is read, an alarm) carries the time its
 // first line was given then.
 func (d *decoder) handOn(out *parse.Sink, from int) {
-	for _, e := range out.Events[from:] {
+	settleAll(out.Events[from:], d.released)
+}
+
+// settleAll moves the provisional times of events by shift years.
+func settleAll(events []parse.Event, shift int) {
+	for _, e := range events {
 		if m := e.Info(); m.Time.Location() == provisional {
-			m.Time = settleTime(m.Time, d.released)
+			m.Time = settleTime(m.Time, shift)
 		}
 	}
 }
