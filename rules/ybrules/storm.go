@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/logsleuth/logsleuth/parse"
 	"github.com/logsleuth/logsleuth/replay/ybstate"
 	"github.com/logsleuth/logsleuth/rules"
 )
@@ -240,7 +239,7 @@ func (p *Pack) storm(t *ybstate.TabletRaft, run stormRun, elected []time.Time, i
 	// The finding cites the first attempt first (pick holds 0): a run
 	// judged again at each compaction while it lasts is found again, and
 	// its finding, the tablet's state with it, is not made again.
-	if p.again(onceKey{ElectionStorm, parse.Pos{Source: first.From.Pos.Source, Line: first.From.Pos.Line}, ""}) {
+	if p.again(onceKey{ElectionStorm, first.From.Pos, ""}) {
 		return
 	}
 	lo, hi := run.lo, run.hi
