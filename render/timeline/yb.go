@@ -114,7 +114,7 @@ func (y *ybBuilder) peer(tablet, peer string) *ybPeer {
 
 // speaks notes that log src speaks for p.
 func (p *ybPeer) speaks(src string) {
-	if n := len(p.srcs); n > 0 && p.srcs[n-1] == src || slices.Contains(p.srcs, src) {
+	if slices.Contains(p.srcs, src) {
 		return
 	}
 	p.srcs = append(p.srcs, src)
