@@ -173,20 +173,11 @@ func (t *TabletRaft) compactBelow(cut, voteCut, live int64, keep map[int64]bool)
 	t.noOps = slices.DeleteFunc(t.noOps, func(n NoOpRec) bool { return n.Op.Term < cut })
 	c.NoOps += n - len(t.noOps)
 	x.ownLeases()
-	kept := x.leases[:0]
-	remap := make(map[int]int, len(x.leases))
-	for i, l := range x.leases {
-		if l.Term < cut && !keep[l.Term] {
-			c.Leases++
-			continue
-		}
-		remap[i] = len(kept)
-		kept = append(kept, l)
-	}
-	clear(x.leases[len(kept):])
-	x.leases = kept
+	var remap []int
+	x.leases, remap = keepIndexed(x.leases, func(l LeaseFact) bool { return l.Term < cut && !keep[l.Term] })
+	c.Leases += len(remap) - len(x.leases)
 	for k, i := range x.waits {
-		if j, ok := remap[i]; ok {
+		if j := moved(remap, i); j >= 0 {
 			x.waits[k] = j
 		} else {
 			delete(x.waits, k)
@@ -207,20 +198,11 @@ func (t *TabletRaft) compactBelow(cut, voteCut, live int64, keep map[int64]bool)
 	}
 	clear(x.revocations[len(rv):])
 	x.revocations = rv
-	at := x.attempts[:0]
-	amap := make(map[int]int, len(x.attempts))
-	for i, a := range x.attempts {
-		if a.Term >= 0 && a.Term < cut {
-			c.Attempts++
-			continue
-		}
-		amap[i] = len(at)
-		at = append(at, a)
-	}
-	clear(x.attempts[len(at):])
-	x.attempts = at
+	var amap []int
+	x.attempts, amap = keepIndexed(x.attempts, func(a Attempt) bool { return a.Term >= 0 && a.Term < cut })
+	c.Attempts += len(amap) - len(x.attempts)
 	for _, p := range t.peers {
-		if j, ok := amap[int(p.lastAttempt)]; ok && p.lastAttempt >= 0 {
+		if j := moved(amap, int(p.lastAttempt)); j >= 0 {
 			p.lastAttempt = int32(j)
 		} else {
 			p.lastAttempt = -1
@@ -263,4 +245,30 @@ func (s *State) dropTerms(tablet string, cut, live int64) (int, []int64) {
 		}
 	}
 	return n, kept
+}
+
+// keepIndexed drops the items of s that drop takes, in place, and returns
+// what is kept with where each item went: remap[i] is the new index of
+// s[i], or -1.
+func keepIndexed[T any](s []T, drop func(T) bool) (kept []T, remap []int) {
+	remap = make([]int, len(s))
+	kept = s[:0]
+	for i, v := range s {
+		if drop(v) {
+			remap[i] = -1
+			continue
+		}
+		remap[i] = len(kept)
+		kept = append(kept, v)
+	}
+	clear(s[len(kept):])
+	return kept, remap
+}
+
+// moved is remap[i] (keepIndexed), or -1 for an index it does not hold.
+func moved(remap []int, i int) int {
+	if i < 0 || i >= len(remap) {
+		return -1
+	}
+	return remap[i]
 }
