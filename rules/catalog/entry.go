@@ -4,18 +4,13 @@ import (
 	"bytes"
 	"embed"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 
 	"github.com/logsleuth/logsleuth/parse"
 	"github.com/logsleuth/logsleuth/rules"
@@ -123,34 +118,6 @@ func (e *Entry) Names() []string {
 //go:embed schema.json yb.yaml es.yaml
 var files embed.FS
 
-var (
-	schemaOnce sync.Once
-	schema     *jsonschema.Schema
-	schemaErr  error
-)
-
-func compiledSchema() (*jsonschema.Schema, error) {
-	schemaOnce.Do(func() {
-		b, err := files.ReadFile("schema.json")
-		if err != nil {
-			schemaErr = err
-			return
-		}
-		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-		if err != nil {
-			schemaErr = err
-			return
-		}
-		c := jsonschema.NewCompiler()
-		if err = c.AddResource("schema.json", doc); err != nil {
-			schemaErr = err
-			return
-		}
-		schema, schemaErr = c.Compile("schema.json")
-	})
-	return schema, schemaErr
-}
-
 // file is one catalogue document.
 type file struct {
 	System  string  `json:"system"`
@@ -167,11 +134,7 @@ func Load(data []byte, origin string) ([]*Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	sch, err := compiledSchema()
-	if err != nil {
-		return nil, fmt.Errorf("catalogue schema: %w", err)
-	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(js))
+	leaves, err := checkSchema(js)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", origin, err)
 	}
@@ -179,8 +142,8 @@ func Load(data []byte, origin string) ([]*Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := sch.Validate(inst); err != nil {
-		return nil, schemaError(origin, f, err)
+	if len(leaves) > 0 {
+		return nil, schemaError(origin, f, leaves)
 	}
 	return compileEntries(f, origin, true)
 }
@@ -320,27 +283,14 @@ func jsonCompatible(v any) (any, error) {
 	return v, nil
 }
 
-var english = message.NewPrinter(language.English)
-
 var entryPath = regexp.MustCompile(`^/entries/(\d+)(/.*)?$`)
 
-// schemaError says which entry and field broke the schema, leaf errors
-// first, at most a few.
-func schemaError(origin string, f *file, err error) error {
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return fmt.Errorf("%s: %w", origin, err)
-	}
+// schemaError says which entry and field broke the schema, at most a
+// few of what they broke.
+func schemaError(origin string, f *file, leaves []schemaLeaf) error {
 	var msgs []string
-	var walk func(e *jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		if len(e.Causes) > 0 {
-			for _, c := range e.Causes {
-				walk(c)
-			}
-			return
-		}
-		loc := "/" + strings.Join(e.InstanceLocation, "/")
+	for _, l := range leaves {
+		loc := "/" + strings.Join(l.loc, "/")
 		where := "document"
 		if m := entryPath.FindStringSubmatch(loc); m != nil {
 			i, _ := strconv.Atoi(m[1])
@@ -354,9 +304,8 @@ func schemaError(origin string, f *file, err error) error {
 		} else if loc != "/" {
 			where = "field " + strings.TrimPrefix(loc, "/")
 		}
-		msgs = append(msgs, where+": "+e.ErrorKind.LocalizedString(english))
+		msgs = append(msgs, where+": "+l.msg)
 	}
-	walk(ve)
 	sort.Strings(msgs)
 	if len(msgs) > 5 {
 		msgs = append(msgs[:5], fmt.Sprintf("and %d more", len(msgs)-5))
