@@ -2,6 +2,7 @@ package esval
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -109,25 +110,29 @@ type BracePart struct {
 	Nested *Brace  `parser:"| @@"`
 }
 
+// The parsers are built on first use: a run that reads no line through
+// a grammar does not pay for building it when it starts.
 var (
-	valueParser   = participle.MustBuild[Value](participle.Lexer(valueLex), participle.Elide("Whitespace"), participle.UseLookahead(2))
-	summaryParser = participle.MustBuild[Seq](participle.Lexer(summaryLex))
-	nodeParser    = participle.MustBuild[NodeRow](participle.Lexer(nodeLex))
+	valueParser = sync.OnceValue(func() *participle.Parser[Value] {
+		return participle.MustBuild[Value](participle.Lexer(valueLex), participle.Elide("Whitespace"), participle.UseLookahead(2))
+	})
+	summaryParser = sync.OnceValue(func() *participle.Parser[Seq] { return participle.MustBuild[Seq](participle.Lexer(summaryLex)) })
+	nodeParser    = sync.OnceValue(func() *participle.Parser[NodeRow] { return participle.MustBuild[NodeRow](participle.Lexer(nodeLex)) })
 )
 
 // ParseValue parses one complete Java-rendered value.
-func ParseValue(s string) (*Value, error) { return valueParser.ParseString("", s) }
+func ParseValue(s string) (*Value, error) { return valueParser().ParseString("", s) }
 
 // ParseSeq parses a routing-row shaped text.
-func ParseSeq(s string) (*Seq, error) { return summaryParser.ParseString("", s) }
+func ParseSeq(s string) (*Seq, error) { return summaryParser().ParseString("", s) }
 
 // ParseNodeRow parses a node row without its leading indentation.
-func ParseNodeRow(s string) (*NodeRow, error) { return nodeParser.ParseString("", s) }
+func ParseNodeRow(s string) (*NodeRow, error) { return nodeParser().ParseString("", s) }
 
 // EBNF returns the three grammars, so a test can pin them: they are the
 // contract with the log formats.
 func EBNF() string {
-	return valueParser.String() + "\n" + summaryParser.String() + "\n" + nodeParser.String()
+	return valueParser().String() + "\n" + summaryParser().String() + "\n" + nodeParser().String()
 }
 
 // Get returns the value of the first entry whose key is the word key.

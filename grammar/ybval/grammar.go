@@ -3,6 +3,7 @@ package ybval
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -73,30 +74,38 @@ type TraceItem struct {
 	Body *Struct `parser:"@@"`
 }
 
+// The parsers are built on first use: a run that reads no line through
+// a grammar does not pay for building it when it starts.
 var (
-	valueParser  = participle.MustBuild[Value](participle.Lexer(fastLex), participle.Elide("Whitespace"), participle.UseLookahead(2))
-	fieldsParser = participle.MustBuild[Fields](participle.Lexer(fastLex), participle.Elide("Whitespace"), participle.UseLookahead(2))
-	itemParser   = participle.MustBuild[TraceItem](participle.Lexer(fastLex), participle.Elide("Whitespace"), participle.UseLookahead(2))
+	valueParser = sync.OnceValue(func() *participle.Parser[Value] {
+		return participle.MustBuild[Value](participle.Lexer(fastLex), participle.Elide("Whitespace"), participle.UseLookahead(2))
+	})
+	fieldsParser = sync.OnceValue(func() *participle.Parser[Fields] {
+		return participle.MustBuild[Fields](participle.Lexer(fastLex), participle.Elide("Whitespace"), participle.UseLookahead(2))
+	})
+	itemParser = sync.OnceValue(func() *participle.Parser[TraceItem] {
+		return participle.MustBuild[TraceItem](participle.Lexer(fastLex), participle.Elide("Whitespace"), participle.UseLookahead(2))
+	})
 )
 
 // ParseValue parses one complete value.
 func ParseValue(s string) (*Value, error) {
-	return valueParser.ParseString("", s)
+	return valueParser().ParseString("", s)
 }
 
 // ParseFields parses a brace-less run of fields.
 func ParseFields(s string) (*Fields, error) {
-	return fieldsParser.ParseString("", s)
+	return fieldsParser().ParseString("", s)
 }
 
 // ParseTraceItem parses the part of an MVCC dump entry after `N. `.
 func ParseTraceItem(s string) (*TraceItem, error) {
-	return itemParser.ParseString("", s)
+	return itemParser().ParseString("", s)
 }
 
 // EBNF returns the grammar, so tests can pin it.
 func EBNF() string {
-	return valueParser.String() + "\n" + itemParser.String()
+	return valueParser().String() + "\n" + itemParser().String()
 }
 
 // Get returns the first field named key, or nil.
