@@ -78,3 +78,21 @@ func BenchmarkBuiltin(b *testing.B) {
 		}
 	})
 }
+
+// TestBuiltinDeferred: the deferred catalogue reads nothing until an entry
+// is needed (a run's start asks it only for added phrases), and then holds
+// what Builtin does.
+func TestBuiltinDeferred(t *testing.T) {
+	c := BuiltinDeferred()
+	assert.Empty(t, c.AddedPhrases("yb"))
+	assert.Nil(t, c.entries, "asking for added phrases read the catalogue")
+	want, err := Builtin()
+	require.NoError(t, err)
+	require.Equal(t, len(want.Entries()), len(c.Entries()))
+	for i, e := range want.Entries() {
+		assert.Equal(t, e.Key(), c.Entries()[i].Key())
+	}
+	assert.Equal(t, want.BuiltinPhrases("es"), c.BuiltinPhrases("es"))
+	merged := BuiltinDeferred().Merge(nil)
+	assert.Len(t, merged.Entries(), len(want.Entries()))
+}
