@@ -23,14 +23,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=${BENCH_DIR:-$(mktemp -d)}
-bin="$work/logsleuth"
+# The binaries and the timings are this run's own, so two runs sharing
+# BENCH_DIR (its inputs) do not overwrite each other's.
+own=$(mktemp -d)
+trap 'rm -rf "$own"' EXIT
+bin="$own/logsleuth"
 go build -o "$bin" ./cmd/logsleuth
-go build -o "$work/synthlog" ./cmd/synthlog
+go build -o "$own/synthlog" ./cmd/synthlog
 inputs=("$@")
 [ ${#inputs[@]} -gt 0 ] || inputs=(yb-256MiB yb-1GiB yb-2GiB yb-raft50 yb-dump1M yb-tablets1M es-200MiB)
 
 gen() { # gen INPUT FILE
-  local s="$work/synthlog -seed 7"
+  local s="$own/synthlog -seed 7"
   case "$1" in
     yb-256MiB) $s -size 256MiB ;;
     yb-1GiB) $s -size 1GiB ;;
@@ -58,9 +62,9 @@ run() {
   for _ in 1 2 3; do
     # Output goes to a file: GNU grep stops at the first match when its
     # output is /dev/null, which would time nothing.
-    /usr/bin/time -f "T %e %M %U %S" -o "$work/time.txt" "$@" > "$work/out.txt" 2>/dev/null || true
+    /usr/bin/time -f "T %e %M %U %S" -o "$own/time.txt" "$@" > "$own/out.txt" 2>/dev/null || true
     # time writes a status line first when the command fails or is killed.
-    read -r _ t m u s < <(grep '^T ' "$work/time.txt" | tail -1)
+    read -r _ t m u s < <(grep '^T ' "$own/time.txt" | tail -1)
     if [ -z "${s:-}" ]; then
       echo "bench: no timing for: $*" >&2
       continue
@@ -84,7 +88,7 @@ for in in "${inputs[@]}"; do
   bytes=$(stat -L -c %s "$log")
   cat "$log" > /dev/null # warm the page cache
   read -r ls_t ls_m ls_c < <(run "$bin" analyze --fail-on none "$log")
-  events=$(grep -o '[0-9]* events' "$work/out.txt" | tail -1 | cut -d' ' -f1)
+  events=$(grep -o '[0-9]* events' "$own/out.txt" | tail -1 | cut -d' ' -f1)
   read -r grep_t _ grep_c < <(run grep -c "$(literal "$in")" "$log")
   printf '%-13s %9.0f %9.2fs %7.2fs %9.0f %9.3f %9.3f %8.0f %9s' "$in" "$(awk -v b="$bytes" 'BEGIN{print b/1048576}')" "$ls_t" "$ls_c" \
     "$(awk -v b="$bytes" -v t="$ls_t" 'BEGIN{print b/t/1e6}')" "$(awk -v g="$grep_t" -v t="$ls_t" 'BEGIN{print g/t}')" \
