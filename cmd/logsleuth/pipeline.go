@@ -108,7 +108,7 @@ func readFiles(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)
 	}
 	type result struct {
 		name    string
-		speaks  map[string]bool
+		speaks  *speakers
 		stats   parse.Stats
 		diags   []parse.Diagnostic
 		err     error
@@ -141,7 +141,7 @@ func readFiles(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)
 					results[i] = append(results[i], result{err: err})
 					continue
 				}
-				res := result{name: l.Name, scanned: true, speaks: map[string]bool{}}
+				res := result{name: l.Name, scanned: true, speaks: newSpeakers()}
 				if opt.Digest {
 					res.digest = newDigest()
 					r = res.digest.tee(r)
@@ -160,7 +160,7 @@ func readFiles(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)
 						emit(e)
 					}
 				})
-				res.stats.SpeaksFor = slices.Sorted(maps.Keys(res.speaks))
+				res.stats.SpeaksFor = res.speaks.sorted()
 				diag := func(msg string) {
 					res.diags = append(res.diags, parse.Diagnostic{Pos: parse.Pos{Source: l.Name, Line: res.stats.Lines}, Message: msg})
 					res.stats.Diags++
@@ -230,38 +230,55 @@ func printSkipped(ios *IOStreams, skipped []render.Skipped) {
 	}
 }
 
+// speakers is the set of peers and nodes a source speaks for.
+type speakers struct {
+	m map[string]bool
+	// kind and name are the last noted: a source's events are mostly
+	// its own peer's or node's, so most events find it here without
+	// the map.
+	kind, name string
+}
+
+func newSpeakers() *speakers { return &speakers{m: map[string]bool{}} }
+
+func (s *speakers) sorted() []string { return slices.Sorted(maps.Keys(s.m)) }
+
 // noteSpeaker records the peer or node a source speaks for. A config or
 // remote bootstrap line may be about another replica (a leader evicting a
 // follower); its own prefix's peer is the speaker, not its subject.
-func noteSpeaker(into map[string]bool, e parse.Event) {
+func noteSpeaker(into *speakers, e parse.Event) {
 	if l, ok := e.(interface{ LocalInfo() *yb.Local }); ok {
 		if self := l.LocalInfo().Self; self != "" {
-			note(into, "peer ", self)
+			into.note("peer ", self)
 		}
 		return
 	}
 	if s, ok := e.(subjectOf); ok {
 		if _, p := s.Subject(); p != "" {
-			note(into, "peer ", p)
+			into.note("peer ", p)
 		}
 	}
 	if s, ok := e.(shardSubjectOf); ok {
 		if _, _, n := s.ShardSubject(); n != "" {
-			note(into, "node ", n)
+			into.note("node ", n)
 		}
 	}
 }
 
-// note adds kind+name to a set. It runs for every event: the lookup
+// note adds kind+name to the set. It runs for every event: the lookup
 // builds its key in a buffer on the stack (a concatenation longer than
 // 32 bytes, as "peer " and a 32-digit UUID are, would allocate), so
 // only a name's first sighting costs a string.
-func note(into map[string]bool, kind, name string) {
+func (s *speakers) note(kind, name string) {
+	if name == s.name && kind == s.kind {
+		return
+	}
 	var buf [64]byte
 	key := append(append(buf[:0], kind...), name...)
-	if !into[string(key)] {
-		into[string(key)] = true
+	if !s.m[string(key)] {
+		s.m[string(key)] = true
 	}
+	s.kind, s.name = kind, name
 }
 
 // subjectOf is implemented by events that name a YugabyteDB tablet

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -158,7 +157,7 @@ func readStore(ios *IOStreams, args []string, opt readOptions, fn func(parse.Eve
 				}
 			}
 			src.scanned = true
-			speaks := map[string]bool{}
+			speaks := newSpeakers()
 			// Each line is read at the number it had in its file: the
 			// rows not fetched cost nothing.
 			next := func() (parse.NumberedLine, error) {
@@ -172,7 +171,7 @@ func readStore(ios *IOStreams, args []string, opt readOptions, fn func(parse.Eve
 					emit(e)
 				}
 			})
-			src.stats.SpeaksFor = slices.Sorted(maps.Keys(speaks))
+			src.stats.SpeaksFor = speaks.sorted()
 		}
 	}
 	replay.Stream(producers, fn)
