@@ -111,7 +111,9 @@ func TestNoiseEventsRead(t *testing.T) {
 func BenchmarkNoiseKinds(b *testing.B) {
 	for _, k := range synth.YBNoise() {
 		one := k.Lines(64, 3)
-		in := bytes.Repeat(one, max(1, (4<<20)/len(one)))
+		reps := max(1, (4<<20)/len(one))
+		in := bytes.Repeat(one, reps)
+		lines := 64 * reps
 		b.Run(k.Name, func(b *testing.B) {
 			b.SetBytes(int64(len(in)))
 			b.ReportAllocs()
@@ -120,6 +122,7 @@ func BenchmarkNoiseKinds(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*lines), "ns/line")
 		})
 	}
 }

@@ -1,0 +1,158 @@
+package yb
+
+import "bytes"
+
+// A busy tserver logs many lines from the consensus files that hold a
+// reader's keyword but are no message a reader takes: a candidate's
+// `Term N pre-election: Requesting vote from peer X` (every election line
+// of leader_election.cc says "election" in its prefix), `Not starting
+// pre-election -- already leader`, an update error that quotes `Rejecting
+// Update request ...` inside a status. interesting keeps them, and each
+// cost the decoder a full reading (the prefix's ids, the event's base,
+// every reader's tests) that found nothing. noReader tells them apart on
+// the workers, where the cost is spread, and the decoder then only does
+// what that reading left behind: the year's reckoning of the line's time.
+
+// otherWords are the keywords of every reader but raft: the MVCC, config
+// and master readers look for theirs anywhere in the message.
+var otherWords = newMatcher(keywords, configKeywords, masterKeywords)
+
+// noReader reports whether no reader of fresh makes anything of a glog
+// message (the line's text after its envelope): no MVCC, config or master
+// keyword in the message after its prefixes, and nothing raft's tests
+// take. It is a pure byte test, for classify. An alarm is decided apart
+// (the decoder reads an alarm line whatever noReader says).
+func noReader(msg []byte) bool {
+	body := msg[prefixLen(msg):]
+	return !otherWords.match(body) && !raftMayRead(body)
+}
+
+// raftOpenings are the openings raft and roleChange take a message by
+// (strings.HasPrefix), after its leading spaces.
+var raftOpenings = [][]byte{
+	[]byte("Advancing to term "),
+	[]byte("Stepping down as leader of term "),
+	[]byte("Becoming Leader"),
+	[]byte("Becoming Follower"),
+	[]byte("This master's current role is: "),
+	[]byte("Pre-election. Granting vote for candidate "),
+	[]byte("ReportFailDetected: Starting "),
+	[]byte("Starting election with config"),
+	[]byte("Starting pre-election with config"),
+	[]byte("Sending NO_OP at op "),
+	[]byte("Transferring leadership to "),
+	[]byte("Selected up to date candidate protege leader ["),
+	[]byte("Step down in favor on not synchronized protege: "),
+	[]byte("Delay step down: "),
+	[]byte("Protege synchronized"),
+	[]byte("Revoked old leader "),
+	[]byte("Reset our ht lease: "),
+	[]byte("Reset our lease: "),
+	[]byte("Refusing update from remote peer "),
+	[]byte("Updating active role from "),
+}
+
+// raftAnywhere are the phrases raft finds anywhere in a message
+// (strings.Contains).
+var raftAnywhere = newMatcher([][]byte{
+	[]byte("Triggering leader "),
+	[]byte("Previous leader's lease might still be active ("),
+	[]byte("Old leader may have hybrid time lease, while adding: "),
+	[]byte("Old leader may have lease, while adding: "),
+})
+
+// raftMayRead reports whether raft could make an event of a message whose
+// text after its prefixes is body: whether any of its tests passes, read
+// as raft reads (the first maxRaftText bytes, leading spaces trimmed). It
+// may say yes to a line raft then declines; it never says no to one it
+// reads.
+func raftMayRead(body []byte) bool {
+	t := body
+	if len(t) > maxRaftText {
+		t = t[:maxRaftText]
+	}
+	for len(t) > 0 && t[0] == ' ' {
+		t = t[1:]
+	}
+	if raftAnywhere.match(t) {
+		return true
+	}
+	switch {
+	case bytes.HasPrefix(t, []byte("Leader ")):
+		// vote and electionResult.
+		return bytes.Contains(t, []byte("vote request: ")) || bytes.Contains(t, []byte(" won for term ")) ||
+			bytes.Contains(t, []byte(" lost for term ")) || bytes.Contains(t, []byte(" decision for defunct term "))
+	case bytes.HasPrefix(t, []byte("Rejecting Update request from peer ")):
+		return bytes.Contains(t, []byte("for earlier term "))
+	}
+	for _, p := range raftOpenings {
+		if bytes.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// prefixLen is how many bytes of msg prefix reads as log prefixes: the
+// message prefix returns is msg[prefixLen(msg):]. It reads what
+// prefixIn and onePrefix read, and makes no strings.
+func prefixLen(msg []byte) int {
+	n := 0
+	for {
+		k, ok := onePrefixLen(msg[n:])
+		if !ok {
+			return n
+		}
+		n += k
+	}
+}
+
+// onePrefixLen is the length of the one prefix onePrefix reads at the
+// start of msg, and whether it reads one.
+func onePrefixLen(msg []byte) (int, bool) {
+	if bytes.HasPrefix(msg, []byte("[sys.catalog]: ")) {
+		return len("[sys.catalog]: "), true
+	}
+	if len(msg) < 4 || msg[0] != 'T' || msg[1] != ' ' {
+		return 0, false
+	}
+	tablet, s := wordBytes(msg[2:])
+	if len(tablet) == 0 || len(tablet) > 64 {
+		return 0, false
+	}
+	if bytes.HasPrefix(s, []byte(" : ")) {
+		return len(msg) - len(s) + 3, true
+	}
+	if !bytes.HasPrefix(s, []byte(" P ")) {
+		return 0, false
+	}
+	pw, s := wordBytes(s[3:])
+	if pw = bytes.TrimSuffix(pw, []byte(":")); len(pw) == 0 || len(pw) > 64 {
+		return 0, false
+	}
+	for {
+		switch {
+		case bytes.HasPrefix(s, []byte(": ")):
+			return len(msg) - len(s) + 2, true
+		case len(s) == 1 && s[0] == ':':
+			return len(msg), true
+		case bytes.HasPrefix(s, []byte(" [")):
+			end := bytes.IndexByte(s, ']')
+			if end < 0 {
+				return len(msg) - len(s), true
+			}
+			s = s[end+1:]
+		case bytes.HasPrefix(s, []byte(" -> ")):
+			colon := bytes.Index(s, []byte("): "))
+			if colon < 0 {
+				return len(msg) - len(s), true
+			}
+			s = s[colon+1:]
+		default:
+			if len(s) == 0 || s[0] == ' ' {
+				return len(msg) - len(bytes.TrimLeft(s, " ")), true
+			}
+			return 0, false
+		}
+	}
+}
