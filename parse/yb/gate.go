@@ -24,7 +24,7 @@ var otherWords = newMatcher(keywords, configKeywords, masterKeywords)
 // (the decoder reads an alarm line whatever noReader says).
 func noReader(msg []byte) bool {
 	body := msg[prefixLen(msg):]
-	return !otherWords.match(body) && !raftMayRead(body)
+	return !raftMayRead(body) && !otherWords.match(body)
 }
 
 // raftOpenings are the openings raft and roleChange take a message by
@@ -74,23 +74,26 @@ func raftMayRead(body []byte) bool {
 	for len(t) > 0 && t[0] == ' ' {
 		t = t[1:]
 	}
-	if raftAnywhere.match(t) {
-		return true
-	}
+	// The openings first: they decide most Raft lines in a few bytes.
 	switch {
 	case bytes.HasPrefix(t, []byte("Leader ")):
 		// vote and electionResult.
-		return bytes.Contains(t, []byte("vote request: ")) || bytes.Contains(t, []byte(" won for term ")) ||
-			bytes.Contains(t, []byte(" lost for term ")) || bytes.Contains(t, []byte(" decision for defunct term "))
-	case bytes.HasPrefix(t, []byte("Rejecting Update request from peer ")):
-		return bytes.Contains(t, []byte("for earlier term "))
-	}
-	for _, p := range raftOpenings {
-		if bytes.HasPrefix(t, p) {
+		if bytes.Contains(t, []byte("vote request: ")) || bytes.Contains(t, []byte(" won for term ")) ||
+			bytes.Contains(t, []byte(" lost for term ")) || bytes.Contains(t, []byte(" decision for defunct term ")) {
 			return true
 		}
+	case bytes.HasPrefix(t, []byte("Rejecting Update request from peer ")):
+		if bytes.Contains(t, []byte("for earlier term ")) {
+			return true
+		}
+	default:
+		for _, p := range raftOpenings {
+			if bytes.HasPrefix(t, p) {
+				return true
+			}
+		}
 	}
-	return false
+	return raftAnywhere.match(t)
 }
 
 // prefixLen is how many bytes of msg prefix reads as log prefixes: the
