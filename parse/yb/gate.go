@@ -13,18 +13,68 @@ import "bytes"
 // the workers, where the cost is spread, and the decoder then only does
 // what that reading left behind: the year's reckoning of the line's time.
 
-// otherWords are the keywords of every reader but raft: the MVCC, config
-// and master readers look for theirs anywhere in the message.
-var otherWords = newMatcher(keywords, configKeywords, masterKeywords)
+// otherWords are the keywords the MVCC, config and master readers look
+// for anywhere in the message, but the config keywords configMayRead
+// reads more closely.
+var otherWords = newMatcher(keywords, configAnywhere(), masterKeywords)
+
+// configClose are the config keywords whose messages configMayRead
+// tells apart: the request the leader logs (an opening) and the remote
+// bootstrap sessions (rbs and rbsBusy, by their phrases).
+var configClose = map[string]bool{
+	"ChangeConfig request ": true, "emote bootstrap": true, "RemoteBootstrap": true, "for bootstrap session ": true,
+}
+
+func configAnywhere() [][]byte {
+	var list [][]byte
+	for _, k := range configKeywords {
+		if !configClose[string(k)] {
+			list = append(list, k)
+		}
+	}
+	return list
+}
+
+// rbsWords are the phrases rbs and rbsBusy take a session's line by.
+var rbsWords = newMatcher([][]byte{
+	[]byte("Initiating RemoteBootstrap from Peer "),
+	[]byte("Initiating remote bootstrap from Peer "),
+	[]byte("Beginning remote bootstrap session from peer "),
+	[]byte("Remote bootstrap complete. Replacing tablet superblock"),
+	[]byte("Remote bootstrap for tablet ended successfully"),
+	[]byte("Unable to fetch data from remote peer "),
+	[]byte("Remote bootstrap: Failed calling"),
+	[]byte("Remote bootstrap: Failure calling"),
+	[]byte("Remote bootstrap finished. Failure calling"),
+	[]byte("Tombstoning tablet after failed remote bootstrap"),
+	[]byte("Beginning new remote bootstrap session on tablet "),
+	[]byte("ChangeRole succeeded for bootstrap session "),
+	[]byte("ChangeRole failed for bootstrap session "),
+	[]byte("Remote bootstrap session "),
+	[]byte("already in progress: remote bootstrapping tablet from peer "),
+})
+
+// configMayRead reports whether config could read a message, body after
+// its prefixes, by one of configClose's keywords: a leader's `Received
+// ChangeConfig request ...`, or a line of a remote bootstrap session.
+// (The other config keywords are in otherWords.) It may say yes to a line
+// config declines; never no to one it reads.
+func configMayRead(body []byte) bool {
+	t := body
+	for len(t) > 0 && t[0] == ' ' {
+		t = t[1:]
+	}
+	return bytes.HasPrefix(t, []byte("Received ChangeConfig request ")) || rbsWords.match(body)
+}
 
 // noReader reports whether no reader of fresh makes anything of a glog
 // message (the line's text after its envelope): no MVCC, config or master
-// keyword in the message after its prefixes, and nothing raft's tests
-// take. It is a pure byte test, for classify. An alarm is decided apart
+// keyword in the message after its prefixes (configMayRead for a few of
+// config's), and nothing raft's tests take. It is a pure byte test, for classify. An alarm is decided apart
 // (the decoder reads an alarm line whatever noReader says).
 func noReader(msg []byte) bool {
 	body := msg[prefixLen(msg):]
-	return !raftMayRead(body) && !otherWords.match(body)
+	return !raftMayRead(body) && !otherWords.match(body) && !configMayRead(body)
 }
 
 // raftOpenings are the openings raft and roleChange take a message by

@@ -70,7 +70,12 @@ func TestReaderGate(t *testing.T) {
 		"T t P p [term 3 FOLLOWER]: Handling vote request from an unknown peer q":                                                                                     true,
 		"T t P p [term 3 FOLLOWER]: Rejecting Update request from peer q for term 3.":                                                                                 true,
 		"T t P p [term 3 FOLLOWER]: Returning from UpdateConsensus because of error: error { message: \"Rejecting Update request from peer q for earlier term 2.\" }": true,
+		"Remote bootstrapping peer q with type VOTER":                                                                                                                 true,
+		"Sending ChangeConfig request to promote peer":                                                                                                                true,
 		// Messages a reader takes.
+		"T t P p [term 3 LEADER]: Received ChangeConfig request tablet_id: \"t\" type: ADD_SERVER":                   false,
+		"T t P p: Remote bootstrap: Unable to fetch data from remote peer q (1.2.3.4:9100): Timed out":               false,
+		"T t P p: Beginning remote bootstrap session from peer q [LEADER] at 1.2.3.4:9100":                           false,
 		"T t P p [term 3 FOLLOWER]: Rejecting Update request from peer q for earlier term 2. Current term is 3.":     false,
 		"T t P p [term 3 FOLLOWER]:  Leader pre-election vote request: Granting yes vote for candidate q in term 4.": false,
 		"T t P p [term 3 FOLLOWER]: Fail of leader q detected. Triggering leader pre-election, mode=NORMAL_ELECTION": false,
