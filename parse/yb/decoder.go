@@ -40,6 +40,8 @@ func classify(text []byte) parse.Verdict {
 		v.Note = noteOf(f, noInterest)
 	case interesting(msg):
 		if noReader(msg) {
+			// No reader takes it: the decoder keeps no text of it.
+			v.Str = false
 			v.Note = noteOf(f, isInterestingNoReader)
 		} else {
 			v.Note = noteOf(f, isInteresting)
@@ -120,10 +122,18 @@ func interestingIn(l parse.Line, msg []byte) bool {
 }
 
 // wantsText is the Strings test: a glog line no Skip test took is one
-// the decoder most likely makes an event of, whose text it keeps.
+// the decoder most likely makes an event of, whose text it keeps, unless
+// it holds a reader's keyword and noReader finds it is no reader's
+// message (classify's reading).
 func wantsText(text []byte) bool {
-	_, _, ok := quickEnvelope(text)
-	return ok
+	name, msg, ok := quickEnvelope(text)
+	if !ok {
+		return false
+	}
+	if !knownFile(name) || bytes.Equal(name, []byte("mvcc.cc")) && itemNumber(msg) > 0 {
+		return true
+	}
+	return !interesting(msg) || !noReader(msg)
 }
 
 // lineText is l's text as a string: the one Scan made ahead
