@@ -63,7 +63,8 @@ func Write(w io.Writer, o Options) error {
 		o.Peers = 3
 	}
 	bw := bufio.NewWriterSize(w, 256<<10)
-	g := &gen{o: o, w: bw, rng: rand.New(rand.NewPCG(o.Seed, o.Seed^0x9e3779b97f4a7c15))}
+	g := newGen(o)
+	g.w = bw
 	var err error
 	switch o.System {
 	case "yb":
@@ -81,6 +82,10 @@ func Write(w io.Writer, o Options) error {
 		return err
 	}
 	return bw.Flush()
+}
+
+func newGen(o Options) *gen {
+	return &gen{o: o, rng: rand.New(rand.NewPCG(o.Seed, o.Seed^0x9e3779b97f4a7c15))}
 }
 
 type gen struct {
@@ -150,9 +155,10 @@ func (g *gen) ybSetup() ([]*peer, []*tablet) {
 	return peers, tablets
 }
 
-// yb writes interleaved tserver INFO lines of several peers hosting the
-// tablets, Raft elections at the density RaftShare asks, and incidents at
-// even intervals.
+// yb writes interleaved tserver lines of several peers hosting the
+// tablets: the noise of ybNoise (ybnoise.go) drawn by weight, Raft
+// elections at the density RaftShare asks, and incidents at even
+// intervals.
 func (g *gen) yb() error {
 	g.clock = time.Date(2023, 10, 7, 16, 0, 0, 0, time.UTC)
 	if err := g.header(); err != nil {
@@ -164,6 +170,7 @@ func (g *gen) yb() error {
 		next = g.o.Size / int64(g.o.Incidents+1)
 	}
 	incident := 0
+	noise := newNoisePicker()
 	lines := int64(0)
 	raftLines := 0.0
 	elections := 0
@@ -183,39 +190,7 @@ func (g *gen) yb() error {
 			lines += int64(n) - 1
 			continue
 		}
-		pi := g.rng.IntN(len(peers))
-		p := peers[pi]
-		tb := tablets[g.rng.IntN(len(tablets))]
-		t := tb.id
-		pre := "T " + t + " P " + p.uuid
-		role := "FOLLOWER"
-		if tb.leader == pi {
-			role = "LEADER"
-		}
-		var s string
-		switch k := g.rng.IntN(100); {
-		case k < 20:
-			s = g.glog('I', p.tid, "log.cc", 1060) + pre + ": Rolled over to a new log segment at /mnt/d0/yb-data/tserver/wals/table-" + t[:16] + "/tablet-" + t + "/wal-" + fmt.Sprintf("%09d", g.rng.IntN(1e6)) + "\n"
-		case k < 35:
-			s = g.glog('I', p.tid, "db_impl.cc", 2570) + pre + ": [R]: [default] [JOB " + strconv.Itoa(g.rng.IntN(9999)) + "] Flushing memtable with next log file: " + strconv.Itoa(g.rng.IntN(99)) + "\n"
-		case k < 45:
-			s = g.glog('I', p.tid, "compaction_job.cc", 1410) + pre + ": [R]: [default] [JOB " + strconv.Itoa(g.rng.IntN(9999)) + "] Compacted 4@0 files to L0 => " + strconv.Itoa(g.rng.IntN(1e8)) + " bytes\n"
-		case k < 60:
-			s = g.glog('I', p.tid, "heartbeater.cc", 472) + "Connected to a leader master server at 10.0.0." + strconv.Itoa(g.rng.IntN(250)) + ":7100\n"
-		case k < 65:
-			s = g.glog('W', p.tid, "long_operation_tracker.cc", 125) + "UpdateReplica running for " + strconv.Itoa(1+g.rng.IntN(3)) + ".0" + strconv.Itoa(g.rng.IntN(99)) + "s in thread " + strconv.Itoa(p.tid) + ":\n" +
-				"    @     0x7f0a3c2b1d4a  __GI_epoll_wait\n    @     0x7f0a3c9a2f10  yb::rpc::Reactor::RunThread()\n"
-		case k < 80:
-			s = g.glog('I', p.tid, "raft_consensus.cc", 3443) + pre + fmt.Sprintf(" [term %d %s]: Snoozing leader timeout detection for %d.%03ds\n", tb.term, role, 3, g.rng.IntN(999))
-		case k < 90:
-			tb.op++
-			lp := peers[tb.leader]
-			s = g.glog('I', lp.tid, "consensus_queue.cc", 1254) + "T " + t + " P " + lp.uuid + fmt.Sprintf(" [LEADER]: Peer %s is lagging behind. Last received: %d.%d\n", peers[(tb.leader+1)%len(peers)].uuid, tb.term, tb.op)
-		case k < 97:
-			s = g.glog('I', p.tid, "tablet_service.cc", 2113) + pre + ": Write request with " + strconv.Itoa(g.rng.IntN(64)) + " ops took " + strconv.Itoa(g.rng.IntN(900)) + "ms\n"
-		default:
-			s = g.glog('I', p.tid, "maintenance_manager.cc", 363) + "Scheduling FlushMRSOp(" + t + "): perf score=" + strconv.FormatFloat(g.rng.Float64(), 'f', 6, 64) + "\n"
-		}
+		s := g.noiseLine(noise.pick(g), peers, tablets[g.rng.IntN(len(tablets))])
 		if err := g.emit(s); err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package synth
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -17,7 +18,9 @@ func TestSameSeedSameBytes(t *testing.T) {
 }
 
 // TestRaftShare checks the density knob: the share of lines that the
-// Raft and lease readers take is the share asked for.
+// Raft and lease readers take is the share asked for. The election
+// lines are told by their file and line: the noise holds other
+// replica_state.cc lines.
 func TestRaftShare(t *testing.T) {
 	for _, share := range []float64{0.06, 0.5} {
 		o := Realistic("yb", 4<<20, 1)
@@ -31,7 +34,8 @@ func TestRaftShare(t *testing.T) {
 			}
 			lines++
 			for _, file := range []string{"raft_consensus.cc:622]", "raft_consensus.cc:3504]", "raft_consensus.cc:2499]", "raft_consensus.cc:2600]",
-				"raft_consensus.cc:1080]", "raft_consensus.cc:1120]", "replica_state.cc", "raft_consensus.cc:3497]", "consensus_meta.cc"} {
+				"raft_consensus.cc:1080]", "raft_consensus.cc:1120]", "replica_state.cc:1290]", "raft_consensus.cc:3497]", "consensus_meta.cc:298]",
+				"replica_state.cc:1250]"} {
 				if strings.Contains(l, file) {
 					raft++
 					break
@@ -56,4 +60,39 @@ func TestTabletsOneLineEach(t *testing.T) {
 	require.NoError(t, Write(&b, Options{System: "yb-tablets", Tablets: 500, Seed: 1, Peers: 3}))
 	assert.Equal(t, 500, strings.Count(b.String(), "Sending NO_OP"))
 	assert.Equal(t, 505, strings.Count(b.String(), "\n"))
+}
+
+// TestNoiseMix checks the noise table: every kind writes lines in its own
+// glog envelope, the same for the same seed, and every kind with a weight
+// shows in a realistic log, in about its share of the noise.
+func TestNoiseMix(t *testing.T) {
+	var b bytes.Buffer
+	require.NoError(t, Write(&b, Realistic("yb", 8<<20, 2)))
+	log := b.String()
+	noise, count := 0, map[string]int{}
+	total := 0
+	for _, k := range YBNoise() {
+		total += k.Weight
+	}
+	for _, k := range YBNoise() {
+		lines := k.Lines(3, 9)
+		assert.Equal(t, lines, k.Lines(3, 9), k.Name)
+		first, _, _ := strings.Cut(string(lines), "\n")
+		assert.Contains(t, first, " "+k.File+":", k.Name)
+		assert.Equal(t, k.Sev, first[0], k.Name)
+		if k.Weight == 0 {
+			continue
+		}
+		// The kind's envelope and the opening words of its message.
+		tag := k.File + ":" + strconv.Itoa(k.Line) + "] "
+		count[k.Name] = strings.Count(log, tag)
+		noise += count[k.Name]
+	}
+	for _, k := range YBNoise() {
+		if k.Weight == 0 {
+			continue
+		}
+		share := float64(count[k.Name]) / float64(noise)
+		assert.InDelta(t, float64(k.Weight)/float64(total), share, 0.01, k.Name)
+	}
 }

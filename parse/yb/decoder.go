@@ -39,7 +39,13 @@ func classify(text []byte) parse.Verdict {
 	case bytes.Equal(name, []byte("mvcc.cc")) && itemNumber(msg) > 0:
 		v.Note = noteOf(f, noInterest)
 	case interesting(msg):
-		v.Note = noteOf(f, isInteresting)
+		if noReader(msg) {
+			// No reader takes it: the decoder keeps no text of it.
+			v.Str = false
+			v.Note = noteOf(f, isInterestingNoReader)
+		} else {
+			v.Note = noteOf(f, isInteresting)
+		}
 	default:
 		v.Skip = sev == 'I' || !isAlarm(sev, name, msg)
 		v.Note = noteOf(f, notInteresting)
@@ -68,6 +74,7 @@ const (
 	noInterest = iota
 	notInteresting
 	isInteresting
+	isInterestingNoReader
 )
 
 func noteOf(f quickOffsets, interest int) uint64 {
@@ -83,6 +90,8 @@ func noteOf(f quickOffsets, interest int) uint64 {
 		n |= noteInterest
 	case isInteresting:
 		n |= noteInterest | noteMatched
+	case isInterestingNoReader:
+		n |= noteMatched
 	}
 	return n
 }
@@ -106,17 +115,25 @@ func noted(note uint64) (f quickOffsets, ok bool) {
 // interestingIn is interesting(msg), taken from l's note when the worker
 // asked it.
 func interestingIn(l parse.Line, msg []byte) bool {
-	if l.Note&noteInterest != 0 {
+	if l.Note&(noteInterest|noteMatched) != 0 {
 		return l.Note&noteMatched != 0
 	}
 	return interesting(msg)
 }
 
 // wantsText is the Strings test: a glog line no Skip test took is one
-// the decoder most likely makes an event of, whose text it keeps.
+// the decoder most likely makes an event of, whose text it keeps, unless
+// it holds a reader's keyword and noReader finds it is no reader's
+// message (classify's reading).
 func wantsText(text []byte) bool {
-	_, _, ok := quickEnvelope(text)
-	return ok
+	name, msg, ok := quickEnvelope(text)
+	if !ok {
+		return false
+	}
+	if !knownFile(name) || bytes.Equal(name, []byte("mvcc.cc")) && itemNumber(msg) > 0 {
+		return true
+	}
+	return !interesting(msg) || !noReader(msg)
 }
 
 // lineText is l's text as a string: the one Scan made ahead
@@ -393,6 +410,16 @@ func (d *decoder) fresh(l parse.Line, env *envelope, out *parse.Sink) bool {
 		if alarm {
 			return d.startAlarm(l, env, out)
 		}
+		return false
+	}
+	if l.Note&(noteInterest|noteMatched) == noteMatched && !alarm {
+		// The workers found that no reader takes the line (noReader):
+		// reading on would only reckon its time, as base does, and
+		// note the year's wait.
+		if env.hasClock && !env.badStamp {
+			d.years.at(env)
+		}
+		d.noteYear(l, env, out)
 		return false
 	}
 	rep, body := prefixIn(msg, &d.ids)

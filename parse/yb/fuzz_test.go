@@ -48,6 +48,7 @@ func FuzzDecoder(f *testing.F) {
 		sameWithoutSkip(t, "fuzz", data)
 		for _, line := range bytes.Split(data, []byte("\n")) {
 			mvccGateHolds(t, line)
+			readerGateHolds(t, line)
 		}
 	})
 }

@@ -1,7 +1,6 @@
 package yb
 
 import (
-	"bytes"
 	"math/bits"
 )
 
@@ -31,7 +30,7 @@ type matcher struct {
 const hashBits = 12
 
 // blockHash hashes the three bytes ending at s[i].
-func blockHash(s []byte, i int) uint16 {
+func blockHash[T string | []byte](s T, i int) uint16 {
 	v := uint32(s[i-2]) | uint32(s[i-1])<<8 | uint32(s[i])<<16
 	return uint16((v * 2654435761) >> (32 - hashBits))
 }
@@ -75,7 +74,13 @@ func newMatcher(lists ...[][]byte) *matcher {
 }
 
 // match reports whether s contains one of the phrases.
-func (m *matcher) match(s []byte) bool {
+func (m *matcher) match(s []byte) bool { return matchIn(m, s) }
+
+// matchString is match for a string.
+func (m *matcher) matchString(s string) bool { return matchIn(m, s) }
+
+// matchIn is match and matchString.
+func matchIn[T string | []byte](m *matcher, s T) bool {
 	// Most blocks hold no phrase's bytes and move the window its whole
 	// shift (top): the block after such a move is hashed before the
 	// first's shift is known, so the two table reads overlap instead of
@@ -100,11 +105,24 @@ func (m *matcher) match(s []byte) bool {
 		r := int(m.rank[h>>6]) + bits.OnesCount64(word&(1<<(h&63)-1))
 		start := end - (m.min - 1)
 		for _, p := range m.cands[r] {
-			if bytes.HasPrefix(s[start:], p) {
+			if hasPrefix(s[start:], p) {
 				return true
 			}
 		}
 		end++
 	}
 	return false
+}
+
+// hasPrefix is bytes.HasPrefix for a string or a byte slice.
+func hasPrefix[T string | []byte](s T, p []byte) bool {
+	if len(s) < len(p) {
+		return false
+	}
+	for i, c := range p {
+		if s[i] != c {
+			return false
+		}
+	}
+	return true
 }

@@ -60,5 +60,17 @@ func FuzzMatcher(f *testing.F) {
 		if got, want := phrases.match(s), contains(s); got != want {
 			t.Fatalf("match(%q) = %v, Contains says %v", s, got, want)
 		}
+		if got, want := phrases.matchString(string(s)), phrases.match(s); got != want {
+			t.Fatalf("matchString(%q) = %v, match %v", s, got, want)
+		}
+		anywhere := false
+		for _, p := range raftAnywhere.cands {
+			for _, w := range p {
+				anywhere = anywhere || bytes.Contains(s, w)
+			}
+		}
+		if got := raftAnywhere.matchString(string(s)); got != anywhere {
+			t.Fatalf("raftAnywhere.matchString(%q) = %v, Contains says %v", s, got, anywhere)
+		}
 	})
 }

@@ -38,9 +38,27 @@ func (d *decoder) raft(base Base, text string) Event {
 	if len(text) > maxRaftText {
 		text = text[:maxRaftText]
 	}
-	text = strings.TrimLeft(text, " ")
-	if ev := roleChange(base, text); ev != nil {
-		return ev
+	for len(text) > 0 && text[0] == ' ' {
+		text = text[1:]
+	}
+	if len(text) == 0 {
+		return nil
+	}
+	if c := text[0]; c == 'A' || c == 'S' || c == 'B' || c == 'T' {
+		// The openings roleChange reads.
+		if ev := roleChange(base, text); ev != nil {
+			return ev
+		}
+	}
+	// One pass, made when a case first needs it, tells whether the text
+	// holds any of the phrases the cases below look for anywhere
+	// (raftAnywhere); where it holds none, those cases are not tried.
+	asked, holds := false, false
+	anywhere := func() bool {
+		if !asked {
+			asked, holds = true, raftAnywhere.matchString(text)
+		}
+		return holds
 	}
 	switch {
 	case strings.HasPrefix(text, "Leader ") && strings.Contains(text, "vote request: "):
@@ -50,7 +68,7 @@ func (d *decoder) raft(base Base, text string) Event {
 		return &Vote{Base: base, Pre: true, Granted: true, Candidate: c, Term: termAfter(rest, "in term ")}
 	case strings.HasPrefix(text, "Leader ") && (strings.Contains(text, " won for term ") || strings.Contains(text, " lost for term ") || strings.Contains(text, " decision for defunct term ")):
 		return electionResult(base, text)
-	case strings.Contains(text, "Triggering leader "):
+	case anywhere() && strings.Contains(text, "Triggering leader "):
 		return electionStart(base, text)
 	case strings.HasPrefix(text, "ReportFailDetected: Starting "):
 		return &ElectionStart{Base: base, Mode: modeWord(text[len("ReportFailDetected: Starting "):])}
@@ -97,7 +115,7 @@ func (d *decoder) raft(base Base, text string) Event {
 			return nil
 		}
 		return &LeaseReset{Base: base, Since: d}
-	case strings.Contains(text, "Previous leader's lease might still be active ("):
+	case anywhere() && strings.Contains(text, "Previous leader's lease might still be active ("):
 		rest := text[strings.Index(text, "Previous leader's lease might still be active (")+len("Previous leader's lease might still be active ("):]
 		ev := &OldLeaseWait{Base: base}
 		s, _ := tok(rest)
@@ -105,10 +123,10 @@ func (d *decoder) raft(base Base, text string) Event {
 			ev.Remaining, ev.HasRemaining = d, true
 		}
 		return ev
-	case strings.Contains(text, "Old leader may have hybrid time lease, while adding: "):
+	case anywhere() && strings.Contains(text, "Old leader may have hybrid time lease, while adding: "):
 		op, _ := tok(text[strings.Index(text, "Old leader may have hybrid time lease, while adding: ")+len("Old leader may have hybrid time lease, while adding: "):])
 		return &OldLeaseWait{Base: base, HT: true, Op: strings.TrimRight(op, ".,;)")}
-	case strings.Contains(text, "Old leader may have lease, while adding: "):
+	case anywhere() && strings.Contains(text, "Old leader may have lease, while adding: "):
 		op, _ := tok(text[strings.Index(text, "Old leader may have lease, while adding: ")+len("Old leader may have lease, while adding: "):])
 		return &OldLeaseWait{Base: base, Op: strings.TrimRight(op, ".,;)")}
 	case strings.HasPrefix(text, "Refusing update from remote peer ") && strings.Contains(text, "Log matching property violated"):

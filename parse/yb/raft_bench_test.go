@@ -53,3 +53,49 @@ func BenchmarkRaftScan(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRaftRead is the decoder's reading of the Raft lines of a
+// Raft-heavy log alone: the prefix (prefixIn) and raft, one line at a
+// time, on one goroutine.
+func BenchmarkRaftRead(b *testing.B) {
+	var msgs [][]byte
+	for _, l := range bytes.Split(raftBenchLog(7000, 1), []byte("\n")) {
+		if _, msg, ok := quickEnvelope(l); ok {
+			msgs = append(msgs, msg)
+		}
+	}
+	d := newDecoder("bench", parse.Options{Year: 2023})
+	size := 0
+	for _, m := range msgs {
+		size += len(m)
+	}
+	b.Run("prefix", func(b *testing.B) {
+		b.SetBytes(int64(size))
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, m := range msgs {
+				prefixIn(m, &d.ids)
+			}
+		}
+	})
+	b.Run("raft", func(b *testing.B) {
+		texts := make([]string, len(msgs))
+		for i, m := range msgs {
+			_, body := prefix(m)
+			texts[i] = string(body)
+		}
+		b.SetBytes(int64(size))
+		b.ReportAllocs()
+		for b.Loop() {
+			n := 0
+			for _, t := range texts {
+				if d.raft(Base{}, t) != nil {
+					n++
+				}
+			}
+			if n != len(texts) {
+				b.Fatalf("%d of %d read", n, len(texts))
+			}
+		}
+	})
+}
