@@ -35,8 +35,8 @@ type folding struct {
 	// events is how many events the folded lanes held; groupLanes and
 	// groupEvents the part of lanes and events of groups folded whole.
 	events, groupLanes, groupEvents int
-	// made is the lanes made for findings on them, and madeGroups those
-	// of their groups folded whole that have no summary row.
+	// made is the lanes made for findings on them, and madeGroups their
+	// groups folded whole, each with whether it has a summary row.
 	made       int
 	madeGroups map[groupKey]bool
 	// rows are the summaries of the groups folded whole that come first
@@ -64,27 +64,25 @@ func (b *builder) admit(k laneKey) bool {
 	}
 	f := &b.fold
 	n := len(b.wall.lanes)
-	gh := groupHash(k.group)
-	_, whole := f.groups[gh]
+	// Lanes are never taken away, so once a group is folded whole every
+	// group not built is: the cap was reached.
+	whole := b.wall.groups[k.group] == nil
 	switch {
 	case b.forced:
 		return true
-	case whole:
-	case b.wall.groups[k.group] != nil:
-		if n < 2*maxLanes {
-			return true
-		}
-	case n < maxLanes:
+	case !whole && n < 2*maxLanes:
 		return true
-	default:
-		whole = true
-		f.groups[gh] = struct{}{}
-		f.openRow(k.group)
+	case whole && n < maxLanes:
+		return true
 	}
 	lh := laneHash(k)
 	if _, seen := f.lanes[lh]; !seen {
 		f.lanes[lh] = 0
 		if whole {
+			if gh := groupHash(k.group); !f.hasGroup(gh) {
+				f.groups[gh] = struct{}{}
+				f.openRow(k.group)
+			}
 			f.groupLanes++
 			if s := f.rows[k.group]; s != nil {
 				s.Lanes++
@@ -108,10 +106,13 @@ func (b *builder) foldEvent(k laneKey) {
 	if lh := laneHash(k); f.lanes[lh] < math.MaxUint32 {
 		f.lanes[lh]++
 	}
-	s := f.rows[k.group]
-	if _, whole := f.groups[groupHash(k.group)]; whole {
+	var s *Summary
+	if g := b.wall.groups[k.group]; g == nil {
 		f.groupEvents++
-	} else if g := b.wall.groups[k.group]; g != nil && g.fold != nil {
+		if len(f.rows) > 0 {
+			s = f.rows[k.group]
+		}
+	} else {
 		s = g.fold
 	}
 	if s == nil {
@@ -141,14 +142,19 @@ func (f *folding) openRow(k groupKey) {
 	f.rows[k] = &Summary{}
 }
 
+func (f *folding) hasGroup(h uint64) bool {
+	_, ok := f.groups[h]
+	return ok
+}
+
 // folded reports whether lane k was folded, and whether its group was,
-// whole.
+// whole: it is not built, or only its lanes made for findings are.
 func (b *builder) folded(k laneKey) (lane, whole bool) {
 	if _, ok := b.fold.lanes[laneHash(k)]; !ok {
 		return false, false
 	}
-	_, whole = b.fold.groups[groupHash(k.group)]
-	return true, whole
+	_, made := b.fold.madeGroups[k.group]
+	return true, made || b.wall.groups[k.group] == nil
 }
 
 // unfold takes lane k out of the folded counts, as a lane is made for a
@@ -165,12 +171,10 @@ func (b *builder) unfold(k laneKey, whole bool) {
 		f.groupLanes--
 		f.groupEvents -= ev
 		s = f.rows[k.group]
-		if s == nil {
-			if f.madeGroups == nil {
-				f.madeGroups = map[groupKey]bool{}
-			}
-			f.madeGroups[k.group] = true
+		if f.madeGroups == nil {
+			f.madeGroups = map[groupKey]bool{}
 		}
+		f.madeGroups[k.group] = s != nil
 	} else if g := b.wall.groups[k.group]; g != nil {
 		s = g.fold
 	}
@@ -297,7 +301,12 @@ func (b *builder) unfoldFindings(rep *render.Report) map[int]bool {
 func (b *builder) foldGroups() foldRest {
 	f := &b.fold
 	r := foldRest{lanes: len(f.lanes), events: f.events, made: f.made,
-		groups: len(f.groups) - len(f.rows) - len(f.madeGroups), groupLanes: f.groupLanes, groupEvents: f.groupEvents}
+		groups: len(f.groups) - len(f.rows), groupLanes: f.groupLanes, groupEvents: f.groupEvents}
+	for _, row := range f.madeGroups {
+		if !row {
+			r.groups-- // on the page, with its lanes made
+		}
+	}
 	for k, s := range f.rows {
 		r.groupLanes -= s.Lanes
 		r.groupEvents -= s.Marks
