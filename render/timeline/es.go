@@ -185,11 +185,11 @@ func (x *esBuilder) event(e parse.Event) bool {
 		if node == "" {
 			node = r.Node
 		}
-		if r.AllocationID != "" && node != "" {
-			x.aidNode[r.AllocationID] = node
-		}
 		if r.Node == "" {
 			// An unassigned copy has no lane of its own.
+			if r.AllocationID != "" && node != "" {
+				x.aidNode[r.AllocationID] = node
+			}
 			return true
 		}
 		role := "R"
@@ -198,8 +198,13 @@ func (x *esBuilder) event(e parse.Event) bool {
 		}
 		c := x.copyOf(r.Index, r.Shard, node)
 		if c == nil {
+			// A folded copy's allocation is not kept either: what the
+			// builder holds stays bounded by the lanes it builds.
 			b.foldEvent(copyKey(r.Index, r.Shard, node))
 			return true
+		}
+		if r.AllocationID != "" {
+			x.aidNode[r.AllocationID] = node
 		}
 		b.mark(c.lane, e, "routing", fmt.Sprintf("routing: [%s] %s", role, r.State))
 		return true

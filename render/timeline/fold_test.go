@@ -13,6 +13,7 @@ import (
 
 	"github.com/logsleuth/logsleuth/grammar/ybval"
 	"github.com/logsleuth/logsleuth/parse"
+	"github.com/logsleuth/logsleuth/parse/es"
 	"github.com/logsleuth/logsleuth/parse/yb"
 	"github.com/logsleuth/logsleuth/render"
 	"github.com/logsleuth/logsleuth/render/timeline"
@@ -180,4 +181,55 @@ func TestFindingOnFoldedLaneIsDrawn(t *testing.T) {
 	var page2 bytes.Buffer
 	require.NoError(t, timeline.WriteModel(&page2, again))
 	assert.True(t, bytes.Equal(page.Bytes(), page2.Bytes()), "the same input gives the same page")
+}
+
+// Shard copies fold as replicas do, by shard: past the cap a new shard's
+// copies are counted, a shard already built takes its other copies, and
+// a finding on a folded copy is drawn on a lane made for it.
+func TestFindingOnFoldedCopyIsDrawn(t *testing.T) {
+	defer timeline.SetMaxLanes(2)()
+	var events []parse.Event
+	op := func(shard int, node string) {
+		line := len(events) + 1
+		m := parse.Meta{Pos: parse.Pos{Source: "es.log", Line: line}, Last: line, Time: foldStart.Add(time.Duration(line) * time.Second), Timed: true,
+			Text: fmt.Sprintf("[%s] [idx][%d] index [doc-%d]", node, shard, line)}
+		events = append(events, &es.Op{Meta: m, Where: es.Where{Node: node, Index: "idx", Shard: shard}, Op: "index", DocID: fmt.Sprintf("doc-%d", line), SeqNo: int64(line), Term: 1, OpTerm: 1, Done: true})
+	}
+	op(0, "n1")
+	op(1, "n1")
+	op(2, "n1") // a new shard past the cap: folded whole
+	op(0, "n2") // another copy of a shard built: built
+	op(2, "n2")
+	op(3, "n1")
+	shard := 2
+	rep := &render.Report{Findings: []rules.Finding{{Rule: "es/test/folded", Severity: rules.Error, Origin: rules.Derived,
+		Subject: rules.Subject{System: "es", Index: "idx", Shard: &shard, Node: "n2"}, Message: "on a folded copy",
+		Evidence: []rules.Evidence{rules.Cite(events[4])}}}}
+	m := timeline.Build(events, rep)
+	esLane(t, m, "idx", 0, "n1")
+	esLane(t, m, "idx", 0, "n2")
+	esLane(t, m, "idx", 1, "n1")
+	l := esLane(t, m, "idx", 2, "n2")
+	require.Len(t, m.Findings[0].Locs, 1)
+	assert.Equal(t, l.ID, m.Findings[0].Locs[0].Lane)
+	assert.Equal(t, events[4].Info().Time.UnixMicro(), m.Findings[0].Locs[0].At)
+	var shard2, shard3 *timeline.Group
+	for _, g := range m.Panes[0].Groups {
+		switch g.Label {
+		case "shard [idx][2]":
+			shard2 = g
+		case "shard [idx][3]":
+			shard3 = g
+		}
+	}
+	require.NotNil(t, shard2)
+	require.NotNil(t, shard2.Sum, "shard 2's other copy is summarised")
+	assert.Equal(t, 1, shard2.Sum.Lanes)
+	assert.Equal(t, 1, shard2.Sum.Marks)
+	assert.Equal(t, events[2].Info().Time.UnixMicro(), shard2.Sum.From)
+	require.NotNil(t, shard3)
+	assert.Empty(t, shard3.Lanes)
+	require.NotNil(t, shard3.Sum)
+	assert.Equal(t, "--index idx --shard 3", shard3.Sum.Filter)
+	assert.Contains(t, strings.Join(m.Notes, ";"), "2 of the lanes not drawn (2 events) came after the first 2 lanes")
 }
