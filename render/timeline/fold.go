@@ -264,6 +264,7 @@ func (b *builder) unfoldFindings(rep *render.Report) map[int]bool {
 		return nil
 	}
 	var made map[int]bool
+	lanes := map[laneKey]bool{}
 	b.forced = true
 	defer func() { b.forced = false }()
 	for i := range rep.Findings {
@@ -271,11 +272,7 @@ func (b *builder) unfoldFindings(rep *render.Report) map[int]bool {
 		if !ok {
 			continue
 		}
-		lane, whole := b.folded(k)
-		if !lane && b.wall.lanes[k] == nil {
-			continue
-		}
-		if lane {
+		if lane, whole := b.folded(k); lane {
 			b.unfold(k, whole)
 			switch k.group.sys {
 			case sysYB:
@@ -283,8 +280,9 @@ func (b *builder) unfoldFindings(rep *render.Report) map[int]bool {
 			case sysES:
 				b.es.copyOf(k.group.name, k.group.shard, k.name)
 			}
+			lanes[k] = b.wall.lanes[k] != nil
 		}
-		if b.wall.lanes[k] == nil {
+		if !lanes[k] {
 			continue
 		}
 		if made == nil {

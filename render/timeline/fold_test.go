@@ -122,13 +122,18 @@ func TestFindingOnFoldedLaneIsDrawn(t *testing.T) {
 			Evidence: []rules.Evidence{ev(folded), ev(n)}},
 		{Rule: "yb/test/built", Severity: rules.Warning, Origin: rules.Derived, Subject: subject(order[3]), Message: "on a built lane",
 			Evidence: []rules.Evidence{ev(3)}},
+		{Rule: "yb/test/again", Severity: rules.Note, Origin: rules.Derived, Subject: subject(40), Message: "again on the folded lane",
+			Evidence: []rules.Evidence{ev(n)}},
 	}}
 	m := timeline.Build(events, rep)
 	var page bytes.Buffer
 	require.NoError(t, timeline.WriteModel(&page, m))
 
 	l := ybLane(t, m, 0, fmt.Sprintf("%032x", 40), noOp(40, 1).Peer)
-	require.Len(t, m.Findings, 2)
+	require.Len(t, m.Findings, 3)
+	require.Len(t, m.Findings[2].Locs, 1, "a second finding on the lane made is drawn too")
+	assert.Equal(t, l.ID, m.Findings[2].Locs[0].Lane)
+	assert.Equal(t, events[n].Info().Time.UnixMicro(), m.Findings[2].Locs[0].At)
 	f := m.Findings[0]
 	require.Len(t, f.Locs, 1, "the finding on the folded lane is drawn")
 	assert.Equal(t, l.ID, f.Locs[0].Lane)
