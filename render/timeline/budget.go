@@ -51,8 +51,8 @@ var (
 // finding's evidence.
 // sampled says the builder already sampled marks or points (sample.go):
 // the page then says so, with the counts of what the logs held.
-func bound(m *Model, sampled bool) {
-	lanes := budgetLanes(m)
+func bound(m *Model, sampled bool, folded foldRest) {
+	lanes := budgetLanes(m, folded)
 	bands := sampleBands(m)
 	items := sampleItems(m, sampled)
 	if lanes || bands || items {
@@ -329,7 +329,7 @@ const (
 // the share sampleItems will keep of the marks and points of every lane
 // drawn, so a lane with more marks than the page draws is not refused
 // for marks it would not draw.
-func budgetLanes(m *Model) bool {
+func budgetLanes(m *Model, folded foldRest) bool {
 	must := findingLanes(m)
 	type cand struct {
 		g     *Group
@@ -391,7 +391,7 @@ func budgetLanes(m *Model) bool {
 		drawn[c.l] = true
 		fixed += c.fixed
 	}
-	if len(drawn) == len(cands) {
+	if len(drawn) == len(cands) && folded.lanes+folded.made == 0 {
 		return false
 	}
 	// Summaries: every group that keeps a lane says what it left out;
@@ -415,6 +415,9 @@ func budgetLanes(m *Model) bool {
 		for _, g := range p.Groups {
 			var sum Summary
 			var lanes []*Lane
+			if g.fold != nil {
+				sum.absorb(g.fold)
+			}
 			for _, l := range g.Lanes {
 				if drawn[l] {
 					lanes = append(lanes, l)
@@ -423,6 +426,8 @@ func budgetLanes(m *Model) bool {
 				sum.add(l)
 			}
 			switch {
+			case sum.Lanes == 0 && len(lanes) == 0:
+				continue // a folded group whose lanes were all made for findings
 			case sum.Lanes == 0:
 				groupsDrawn++
 			case len(lanes) > 0 || summaries < maxSummaries:
@@ -448,8 +453,23 @@ func budgetLanes(m *Model) bool {
 		}
 		p.Groups = kept
 	}
+	if folded.groups > 0 {
+		groupsLeft += folded.groups
+		left.Lanes += folded.groupLanes
+		left.Marks += folded.groupEvents
+	}
 	note := fmt.Sprintf("the page draws %d of %d lanes in full (every lane that holds a finding's evidence, then others while its budget of %s lasts); %d lanes of %d tablets or shards are not drawn and summarised by count and first and last time in a row of their group",
-		len(drawn), len(cands), units.Bytes(int64(maxBytes)), lanesSummed, groupsSummed)
+		len(drawn), len(cands)+folded.lanes, units.Bytes(int64(maxBytes)), lanesSummed, groupsSummed)
+	if folded.lanes > 0 {
+		note += fmt.Sprintf("; %d of the lanes not drawn (%d events) came after the first %d lanes and were only counted, not built: the counts of what they held take each event as a mark and none as a band", folded.lanes, folded.events, maxLanes)
+	}
+	if folded.made > 0 {
+		verb := "are"
+		if folded.made == 1 {
+			verb = "is"
+		}
+		note += fmt.Sprintf("; %s not built %s drawn for the findings on them, from their evidence alone", plural(folded.made, "lane"), verb)
+	}
 	if groupsLeft > 0 {
 		note += fmt.Sprintf("; %d more tablets or shards (%d lanes: %d bands, %d marks, %d series points) are left out entirely, past the page's %d summary rows", groupsLeft, left.Lanes, left.Bands, left.Marks, left.Points, maxSummaries)
 	}

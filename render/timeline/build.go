@@ -172,6 +172,10 @@ type builder struct {
 	// times is, per source, a sparse index of line number to wall time,
 	// to draw a finding's evidence line whose mark was sampled out.
 	times map[string]*timeIndex
+	// fold counts the lanes past maxLanes (fold.go); forced makes lanes
+	// past it, for findings on folded lanes.
+	fold   folding
+	forced bool
 }
 
 // placeRec records that lines first..last of src are drawn at p.
@@ -196,6 +200,7 @@ func newBuilder() *builder {
 	b.yb = newYBBuilder(b)
 	b.es = newESBuilder(b)
 	b.smp.init()
+	b.fold.init()
 	return b
 }
 
@@ -435,23 +440,37 @@ func (b *builder) htMark(l *Lane, at int64, row int, kind, text string, src stri
 	b.placeLine(src, line, line, place{pane: 1, lane: l, at: at, row: row})
 }
 
+// otherGroupLabel is the label of the group of events that name no
+// subject.
+const otherGroupLabel = "Events that name no tablet or shard"
+
 // generic draws an event no system builder knows: on its subject's lane
 // when it names one, else on a lane of its source. New event types thus
 // appear in the page before anyone teaches the page about them.
 func (b *builder) generic(e parse.Event) {
 	var l *Lane
+	var k laneKey
 	if s, ok := e.(interface{ Subject() (tablet, peer string) }); ok {
 		t, p := s.Subject()
+		k = ybLaneKey(t, p)
 		l = b.yb.wallLane(t, p)
 	} else if s, ok := e.(interface {
 		ShardSubject() (index string, shard int, node string)
 	}); ok {
 		idx, shard, node := s.ShardSubject()
+		k = copyKey(idx, shard, node)
 		l = b.es.lane(idx, shard, node)
 	} else {
 		src := e.Info().Pos.Source
 		b.other++
-		l = b.wall.lane(laneKey{groupKey{sys: sysOther, shard: -1}, src}, "Events that name no tablet or shard", src, "events of "+src+" that name no tablet or shard")
+		k = laneKey{groupKey{sys: sysOther, shard: -1}, src}
+		if b.admit(k) {
+			l = b.wall.lane(k, otherGroupLabel, src, "events of "+src+" that name no tablet or shard")
+		}
+	}
+	if l == nil {
+		b.foldEvent(k)
+		return
 	}
 	b.mark(l, e, "event", e.Kind())
 }
@@ -468,15 +487,19 @@ func (b *builder) finish(rep *render.Report) {
 			l.tags = nil
 		}
 	}
+	made := b.unfoldFindings(rep)
 	b.yb.finish()
 	b.es.finish()
 	b.orderSources(rep)
 	b.placeIdx = b.placeMap()
-	if rep != nil && b.smp.thinned {
+	if rep != nil && (b.smp.thinned || made != nil) {
 		for i := range rep.Findings {
-			b.redraw(&rep.Findings[i])
+			if b.smp.thinned || made[i] {
+				b.redraw(&rep.Findings[i])
+			}
 		}
 	}
+	rest := b.foldGroups()
 	panes := []*paneB{b.wall, b.ht}
 	groups, lanes := 0, 0
 	for i, p := range panes {
@@ -540,7 +563,7 @@ func (b *builder) finish(rep *render.Report) {
 			b.m.Notes = append(b.m.Notes, note)
 		}
 	}
-	bound(b.m, b.smp.thinned)
+	bound(b.m, b.smp.thinned, rest)
 	sanitizeModel(b.m)
 }
 

@@ -51,7 +51,8 @@ func newESBuilder(b *builder) *esBuilder {
 	return &esBuilder{b: b, copies: map[laneKey]*esCopy{}, nodeName: map[string]string{}, nodeID: map[string]string{}, aidNode: map[string]string{}, span: -1}
 }
 
-// copyOf returns the building state of a shard copy, creating its lane.
+// copyOf returns the building state of a shard copy, creating its lane;
+// nil when the lane is folded (fold.go).
 func (x *esBuilder) copyOf(index string, shard int, node string) *esCopy {
 	if index == "" {
 		shard = -1 // one group for lines that name no shard
@@ -60,10 +61,10 @@ func (x *esBuilder) copyOf(index string, shard int, node string) *esCopy {
 	if c := x.copies[k]; c != nil {
 		return c
 	}
-	gl := fmt.Sprintf("shard [%s][%d]", index, shard)
-	if index == "" {
-		gl = "lines that name no shard"
+	if !x.b.admit(k) {
+		return nil
 	}
+	gl := esGroupLabel(index, shard)
 	label := node
 	if label == "" {
 		label = "node ?"
@@ -83,12 +84,29 @@ func (x *esBuilder) copyOf(index string, shard int, node string) *esCopy {
 	return c
 }
 
-// lane is a copy's lane, for events this file does not know.
+// lane is a copy's lane, for events this file does not know; nil when it
+// is folded.
 func (x *esBuilder) lane(index string, shard int, node string) *Lane {
+	if c := x.copyOf(index, shard, node); c != nil {
+		return c.lane
+	}
+	return nil
+}
+
+// esGroupLabel is the label of a shard's group.
+func esGroupLabel(index string, shard int) string {
+	if index == "" {
+		return "lines that name no shard"
+	}
+	return fmt.Sprintf("shard [%s][%d]", index, shard)
+}
+
+// copyKey is the lane key of a copy, as copyOf names it.
+func copyKey(index string, shard int, node string) laneKey {
 	if index == "" {
 		shard = -1
 	}
-	return x.copyOf(index, shard, node).lane
+	return esLaneKey(index, shard, node)
 }
 
 // where returns the copy an Elasticsearch event speaks of. Each event type
@@ -167,24 +185,38 @@ func (x *esBuilder) event(e parse.Event) bool {
 		if node == "" {
 			node = r.Node
 		}
-		if r.AllocationID != "" && node != "" {
-			x.aidNode[r.AllocationID] = node
-		}
 		if r.Node == "" {
 			// An unassigned copy has no lane of its own.
+			if r.AllocationID != "" && node != "" {
+				x.aidNode[r.AllocationID] = node
+			}
 			return true
 		}
 		role := "R"
 		if r.Primary {
 			role = "P"
 		}
-		b.mark(x.copyOf(r.Index, r.Shard, node).lane, e, "routing", fmt.Sprintf("routing: [%s] %s", role, r.State))
+		c := x.copyOf(r.Index, r.Shard, node)
+		if c == nil {
+			// A folded copy's allocation is not kept either: what the
+			// builder holds stays bounded by the lanes it builds.
+			b.foldEvent(copyKey(r.Index, r.Shard, node))
+			return true
+		}
+		if r.AllocationID != "" {
+			x.aidNode[r.AllocationID] = node
+		}
+		b.mark(c.lane, e, "routing", fmt.Sprintf("routing: [%s] %s", role, r.State))
 		return true
 	case *es.Disruption:
 		x.disruption(ev)
 		return true
 	case *es.DocMissing:
 		c := x.copyOf("", -1, ev.Checked)
+		if c == nil {
+			b.foldEvent(copyKey("", -1, ev.Checked))
+			return true
+		}
 		b.mark(c.lane, e, "assert", fmt.Sprintf("doc [%s] indexed via %s missing on %s", ev.DocID, ev.Via, ev.Checked))
 		return true
 	}
@@ -197,6 +229,10 @@ func (x *esBuilder) event(e parse.Event) bool {
 		w.Index, shard = "", -1
 	}
 	c := x.copyOf(w.Index, shard, w.Node)
+	if c == nil {
+		b.foldEvent(copyKey(w.Index, shard, w.Node))
+		return true
+	}
 	l := c.lane
 	switch ev := e.(type) {
 	case *es.Op:
@@ -327,7 +363,9 @@ func (x *esBuilder) tracker(c *esCopy, ev *es.Tracker) {
 			target = x.copyOf(ev.Index, ev.Shard, n)
 		}
 		b.mark(c.lane, ev, "event", fmt.Sprintf("lcp of %s: %d → %d", clip(ev.AllocationID, 10), ev.From, ev.To))
-		x.point(target.lcp, ev.To, ev)
+		if target != nil {
+			x.point(target.lcp, ev.To, ev)
+		}
 	case es.TrackInSync:
 		b.mark(c.lane, ev, "event", "marked "+clip(ev.AllocationID, 10)+" in-sync")
 	case es.TrackPrimaryGCP, es.TrackReplicaGCP:
@@ -401,6 +439,9 @@ func (x *esBuilder) recoverySource(c *esCopy, ev *es.RecoverySource) {
 	x.b.mark(c.lane, ev, "recovery", "recovery to "+ev.Target+": "+what)
 	if ev.Target != "" {
 		t := x.copyOf(ev.Index, ev.Shard, ev.Target)
+		if t == nil {
+			return
+		}
 		x.recoveryBand(t, ev, "peer recovery from "+ev.Node, false)
 		if bd := &t.lane.Bands[t.recovery]; ev.Step == es.StepPhase2Send || ev.Step == es.StepSeqNoStart || ev.Step == es.StepEndSeqNo {
 			bd.Text += "; " + what

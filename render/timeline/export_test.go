@@ -38,3 +38,11 @@ func HeldMarks(tb *Builder) (marks, samplers int) {
 	}
 	return marks, len(tb.timed.smp.all)
 }
+
+// SetMaxLanes changes the lanes the builder builds for a test and returns
+// a function that restores it.
+func SetMaxLanes(n int) (restore func()) {
+	old := maxLanes
+	maxLanes = n
+	return func() { maxLanes = old }
+}

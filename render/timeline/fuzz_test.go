@@ -43,35 +43,47 @@ func FuzzTimeline(f *testing.F) {
 			Facts:    map[string]string{text: id},
 			State:    []string{text},
 		}}}
-		var b bytes.Buffer
-		if err := timeline.Write(&b, events, rep); err != nil {
-			t.Fatal(err)
-		}
-		page := b.String()
-		if n := strings.Count(strings.ToLower(page), "</script"); n != 2 {
-			t.Fatalf("%d </script in the page, want 2", n)
-		}
-		if strings.Contains(page, "<!--") {
-			t.Fatal("a comment opened in the page")
-		}
-		if strings.ContainsAny(page, "\x1b\x07\u009b\u2028\u2029\u200b\ufeff\u202e") {
-			t.Fatal("a raw control or invisible character reached the page")
-		}
-		// A page printed to a CI log carries no workflow command.
-		for _, l := range strings.Split(page, "\n") {
-			if strings.HasPrefix(strings.TrimLeftFunc(l, unicode.IsSpace), "::") || strings.Contains(l, "##[") {
-				t.Fatalf("workflow command in the page: %q", l)
+		// Every lane built, and none: a finding on a folded lane is drawn
+		// on a lane made for it.
+		for _, lanes := range []int{timeline.MaxLanes, 0} {
+			restore := timeline.SetMaxLanes(lanes)
+			var b bytes.Buffer
+			err := timeline.Write(&b, events, rep)
+			restore()
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		m := dataOf(t, page)
-		if len(m.Findings) != 1 || len(m.Findings[0].Locs) == 0 {
-			t.Fatalf("the finding is not drawn: %+v", m.Findings)
-		}
-		if got, want := m.Findings[0].Message, render.Sanitize(text); got != want {
-			t.Fatalf("message %q, want %q", got, want)
-		}
-		if got, want := m.Lines[m.Findings[0].Ev[0]].Text, render.Sanitize(text); got != want {
-			t.Fatalf("evidence %q, want %q", got, want)
+			checkFuzzPage(t, b.String(), text)
 		}
 	})
+}
+
+// checkFuzzPage checks the shape of a page FuzzTimeline wrote.
+func checkFuzzPage(t *testing.T, page, text string) {
+	t.Helper()
+	if n := strings.Count(strings.ToLower(page), "</script"); n != 2 {
+		t.Fatalf("%d </script in the page, want 2", n)
+	}
+	if strings.Contains(page, "<!--") {
+		t.Fatal("a comment opened in the page")
+	}
+	if strings.ContainsAny(page, "\x1b\x07\u009b\u2028\u2029\u200b\ufeff\u202e") {
+		t.Fatal("a raw control or invisible character reached the page")
+	}
+	// A page printed to a CI log carries no workflow command.
+	for _, l := range strings.Split(page, "\n") {
+		if strings.HasPrefix(strings.TrimLeftFunc(l, unicode.IsSpace), "::") || strings.Contains(l, "##[") {
+			t.Fatalf("workflow command in the page: %q", l)
+		}
+	}
+	m := dataOf(t, page)
+	if len(m.Findings) != 1 || len(m.Findings[0].Locs) == 0 {
+		t.Fatalf("the finding is not drawn: %+v", m.Findings)
+	}
+	if got, want := m.Findings[0].Message, render.Sanitize(text); got != want {
+		t.Fatalf("message %q, want %q", got, want)
+	}
+	if got, want := m.Lines[m.Findings[0].Ev[0]].Text, render.Sanitize(text); got != want {
+		t.Fatalf("evidence %q, want %q", got, want)
+	}
 }

@@ -75,6 +75,8 @@ type Group struct {
 	Sum *Summary `json:"sum,omitempty"`
 
 	key groupKey
+	// fold counts the lanes of the group the builder folded (fold.go).
+	fold *Summary
 }
 
 // Summary counts what a group's undrawn lanes held, so the page can say

@@ -80,13 +80,17 @@ func newYBBuilder(b *builder) *ybBuilder {
 	return &ybBuilder{b: b, peers: map[[2]string]*ybPeer{}, tablets: map[string]*ybTablet{}, srcPeer: map[string]string{}}
 }
 
-// peer returns the building state of (tablet, peer), creating its lane.
+// peer returns the building state of (tablet, peer), creating its lane;
+// nil when the lane is folded (fold.go).
 func (y *ybBuilder) peer(tablet, peer string) *ybPeer {
 	k := [2]string{tablet, peer}
 	if p := y.peers[k]; p != nil {
 		return p
 	}
 	k2 := ybLaneKey(tablet, peer)
+	if !y.b.admit(k2) {
+		return nil
+	}
 	gl := ""
 	if y.b.wall.groups[k2.group] == nil {
 		// Only a new group takes the label: a tablet's later replicas
@@ -121,8 +125,13 @@ func (p *ybPeer) speaks(src string) {
 }
 
 // wallLane is the wall lane of (tablet, peer), for events of types this
-// file does not know.
-func (y *ybBuilder) wallLane(tablet, peer string) *Lane { return y.peer(tablet, peer).wall }
+// file does not know; nil when it is folded.
+func (y *ybBuilder) wallLane(tablet, peer string) *Lane {
+	if p := y.peer(tablet, peer); p != nil {
+		return p.wall
+	}
+	return nil
+}
 
 // htLane returns the replica's hybrid-time lane and its series.
 func (y *ybBuilder) htLane(tablet, peer string) *ybPeer {
@@ -170,6 +179,10 @@ func (y *ybBuilder) event(e parse.Event) bool {
 	b := y.b
 	tablet, peer, own := y.subject(ye)
 	p := y.peer(tablet, peer)
+	if p == nil {
+		b.foldEvent(ybLaneKey(tablet, peer))
+		return true
+	}
 	if own {
 		p.speaks(e.Info().Pos.Source)
 	}
@@ -412,6 +425,9 @@ func (y *ybBuilder) revoked(tablet string, p *ybPeer, ev *yb.LeaseRevoked) {
 	b.mark(p.wall, ev, "revoke", fmt.Sprintf("revoked %s's lease (%s left)", short(ev.Holder), ev.Remaining))
 	if ev.Remaining.Inf == 0 && ev.Remaining.Millis > 0 && ev.Holder != "" {
 		h := y.peer(tablet, ev.Holder)
+		if h == nil {
+			return
+		}
 		end := b.now + ev.Remaining.Millis*1000
 		b.wall.see(end)
 		h.wall.Bands = append(h.wall.Bands, Band{Row: RowLease, From: b.now, To: end, Kind: "lease-revoked",
@@ -520,6 +536,9 @@ func (y *ybBuilder) applyConfig(tablet string, cfg yb.RaftConfig, e parse.Event,
 			y.closeBand(cur.peer.wall, cur.band, at)
 		}
 		p := y.peer(tablet, m.UUID)
+		if p == nil {
+			continue
+		}
 		p.wall.Bands = append(p.wall.Bands, Band{Row: RowMember, From: at, To: at, Kind: "member-" + strings.ToLower(typ),
 			Text: typ + " in config " + indexText(cfg.Index), Open: true, Ev: []int{ev}})
 		t.members[m.UUID] = ybMember{peer: p, band: len(p.wall.Bands) - 1, typ: typ}
