@@ -11,7 +11,7 @@ import (
 )
 
 // System is the Elasticsearch / OpenSearch parser.
-var System = parse.System{Name: "es", NewDecoder: NewDecoder, Knows: knows}
+var System = parse.System{Name: "es", NewDecoder: NewDecoder, Knows: knows, Strings: hotShape, Classify: classify}
 
 // NewDecoder returns a decoder for one source.
 func NewDecoder(source string, opts parse.Options) parse.Decoder {

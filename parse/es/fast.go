@@ -180,12 +180,16 @@ func (r *scanner) end() bool {
 
 // fastEnvelope is what the fast path read around the message.
 type fastEnvelope struct {
-	time                time.Time
+	// p is where the time's bracket is (after a runner prefix).
+	p                   int
 	node0, node1        int
 	index0, index1      int
 	shard               int
 	msg                 int
 	indexShard, tracker bool
+	// glued is set when no space separates the node's bracket from the
+	// index's.
+	glued bool
 }
 
 // fastMsg is a hot message read by offsets into the line: nothing is
@@ -330,32 +334,54 @@ func (s *slabs) tracker() *Tracker {
 
 // fastLine reads l when it is one of the hot shapes. handled is false when
 // the line must go to the general path, which then reads it from scratch:
-// fastLine changes no decoder state unless it handles the line.
+// fastLine changes no decoder state unless it handles the line. A line
+// that System.Classify noted (l.Note) is not read again: the note says
+// where its fields are.
 func (d *decoder) fastLine(l parse.Line, out *parse.Sink) (handled bool) {
 	b := l.Text
-	env, ok := d.fastEnvelope(b)
+	var (
+		env fastEnvelope
+		f   fastMsg
+	)
+	if l.Note == 0 || !fromNote(l.Note, b, &env, &f) {
+		var ok bool
+		if env, ok = fastShape(b, &f); !ok {
+			return false
+		}
+	}
+	t, ok := d.times.parse(b[env.p+1 : env.p+24])
 	if !ok {
-		return false
-	}
-	var f fastMsg
-	switch {
-	case env.indexShard:
-		fastOp(&f, b, env.msg)
-	case env.tracker:
-		fastTracker(&f, b, env.msg)
-	}
-	if f.kind == fastNone {
 		return false
 	}
 	// Committed: from here on this is what the general path does for a
 	// TRACE, DEBUG or INFO pattern line whose message is an event.
 	d.endLine()
-	d.lastTime, d.hasTime = env.time, true
-	raw := d.slabs.text(b)
-	meta := parse.Meta{Pos: l.Pos, Last: l.Pos.Line, Text: raw, Time: env.time, Timed: true}
+	d.lastTime, d.hasTime = t, true
+	raw := l.Str
+	if len(raw) != len(b) {
+		raw = d.slabs.text(b)
+	}
+	meta := parse.Meta{Pos: l.Pos, Last: l.Pos.Line, Text: raw, Time: t, Timed: true}
 	w := Where{Node: raw[env.node0:env.node1], Index: raw[env.index0:env.index1], Shard: env.shard}
 	out.Emit(f.event(d, raw, meta, w))
 	return true
+}
+
+// fastShape is the part of fastLine that needs no decoder state: it reads
+// the envelope and the message of a hot shape, all but the time, and
+// reports whether b is one. System.Classify runs it on the reader's
+// workers.
+func fastShape(b []byte, f *fastMsg) (env fastEnvelope, ok bool) {
+	if env, ok = envelopeShape(b); !ok {
+		return env, false
+	}
+	switch {
+	case env.indexShard:
+		fastOp(f, b, env.msg)
+	case env.tracker:
+		fastTracker(f, b, env.msg)
+	}
+	return env, f.kind != fastNone
 }
 
 // endLine leaves the decoder as a pattern-layout line does: no block, no
@@ -371,10 +397,11 @@ func (d *decoder) endLine() {
 	}
 }
 
-// fastEnvelope reads `[time][LEVEL][logger] [node] [index][shard] ` after
+// envelopeShape reads `[time][LEVEL][logger] [node] [index][shard] ` after
 // an optional runner prefix, for TRACE, DEBUG and INFO lines of the
-// IndexShard and ReplicationTracker loggers.
-func (d *decoder) fastEnvelope(b []byte) (env fastEnvelope, ok bool) {
+// IndexShard and ReplicationTracker loggers. The time is left to the
+// caller (its cache is the decoder's).
+func envelopeShape(b []byte) (env fastEnvelope, ok bool) {
 	// stripRunner, on bytes, for a line that does not open with the
 	// time's bracket.
 	p := 0
@@ -469,12 +496,7 @@ func (d *decoder) fastEnvelope(b []byte) (env fastEnvelope, ok bool) {
 		// general path read the node bracket as the index.
 		return env, false
 	}
-	r.i = i
-	t, ok := d.times.parse(s[1:24])
-	if !ok {
-		return env, false
-	}
-	env.time, env.shard, env.msg = t, int(sh), r.i
+	env.p, env.shard, env.msg, env.glued = p, int(sh), i, glued
 	return env, true
 }
 

@@ -274,6 +274,9 @@ func FuzzFastPath(f *testing.F) {
 	f.Add(hotLines[0] + "\n" + hotLines[1] + "\n" + hotLines[45])
 	f.Fuzz(func(t *testing.T, s string) {
 		sameAsGeneral(t, "fuzz", s)
+		for _, l := range strings.Split(s, "\n") {
+			noteAgrees(t, strings.TrimSuffix(l, "\r"))
+		}
 	})
 }
 
