@@ -217,6 +217,10 @@ const (
 	fastLCP
 	fastPrimaryGCP
 	fastReplicaGCP
+	// The kinds only a note has (System.Classify): a line fastDecline
+	// takes, and a line neither it nor fastLine does.
+	fastDecl
+	fastNo
 )
 
 // event builds the event, its strings slices of raw, in the decoder's
@@ -343,7 +347,11 @@ func (d *decoder) fastLine(l parse.Line, out *parse.Sink) (handled bool) {
 		env fastEnvelope
 		f   fastMsg
 	)
-	if l.Note == 0 || !fromNote(l.Note, b, &env, &f) {
+	switch k := fastKind(field(l.Note, nKind, 3)); {
+	case k == fastDecl || k == fastNo:
+		return false
+	case k != fastNone && fromNote(l.Note, b, &env, &f):
+	default:
 		var ok bool
 		if env, ok = fastShape(b, &f); !ok {
 			return false

@@ -242,7 +242,7 @@ func TestDeclineShare(t *testing.T) {
 		if !strings.Contains(l, "IndexShard") && !strings.Contains(l, "ReplicationTracker") && !strings.Contains(l, "Safe commit") {
 			noise++
 		}
-		if owned, ok := d.fastDecline([]byte(l)); ok {
+		if owned, ok := d.fastDecline([]byte(l), 0); ok {
 			require.True(t, owned, l)
 			declined++
 		}

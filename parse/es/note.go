@@ -16,24 +16,36 @@ import "github.com/logsleuth/logsleuth/parse"
 // never makes the decoder read out of bounds, and TestNoteAgreesWithShape
 // and FuzzFastPath hold it to fastShape's reading.
 
-// classify is System.Classify: no line is skipped (a line the decoder
+// classify is System.Classify. No line is skipped (a line the decoder
 // declines still sets the time a following dump row or stack takes), and
-// a hot shape gets its string, which the event's strings are slices of,
-// and its note.
+// none gets its string: a string a line costs an allocation on the
+// worker, where the decoder copies the line into its text blocks for
+// less. Every line gets a note: a hot shape's fields, a line fastDecline
+// takes (declineShape's reading, so the phrase search is done), or
+// fastNo, a line neither fast path takes, which the decoder then reads
+// on the general path straight away.
 func classify(b []byte) parse.Verdict {
 	var f fastMsg
-	env, ok := fastShape(b, &f)
-	if !ok {
-		return parse.Verdict{}
+	if env, ok := fastShape(b, &f); ok {
+		return parse.Verdict{Note: noteOf(b, &env, &f)}
 	}
-	return parse.Verdict{Str: true, Note: noteOf(b, &env, &f)}
+	if at, l1, owned, ok := declineShape(b); ok {
+		return parse.Verdict{Note: declineNote(at, l1, owned)}
+	}
+	return parse.Verdict{Note: uint64(fastNo)}
 }
 
-// hotShape is System.Strings: classify's Str.
-func hotShape(b []byte) bool {
-	var f fastMsg
-	_, ok := fastShape(b, &f)
-	return ok
+// declineNote notes what declineShape read, or returns 0 when it does not
+// fit.
+func declineNote(at, l1 int, owned bool) uint64 {
+	if at >= 1<<8 || l1-26 >= 1<<8 {
+		return 0
+	}
+	n := uint64(fastDecl) | uint64(at)<<nAt | uint64(l1-26)<<nLevel
+	if owned {
+		n |= 1 << nOwned
+	}
+	return n
 }
 
 // The note's fields: offset and width in bits. The envelope's come first,
@@ -61,6 +73,15 @@ const (
 	// fastLCP: the allocation id's length (nText); fastReplicaGCP: the
 	// reason's.
 	nText = nMsg // 8 bits
+)
+
+// A fastDecl note: where the line starts after its prefixes, and the
+// length of its level field (from the level's bracket to the one that
+// closes it), and what patternStart said.
+const (
+	nAt    = 3  // 8 bits
+	nLevel = 11 // 8 bits
+	nOwned = 19 // 1 bit
 )
 
 // field returns the width bits of n at off.

@@ -14,39 +14,49 @@ import (
 	"github.com/logsleuth/logsleuth/parse"
 )
 
-// noteAgrees fails unless the note classify makes of line reads back
-// (fromNote) as exactly what fastShape read, and unless the decoder reads
-// the line to the same events with the note and string Scan hands it as
-// without them.
+// noteAgrees fails unless the note classify makes of line reads back as
+// exactly what the fast paths read without it (fromNote as fastShape, a
+// fastDecl note as declineShape, fastNo for a line neither takes), and
+// unless the decoder reads the line to the same events, state and
+// ownership with the note as without it.
 func noteAgrees(t testing.TB, line string) {
 	t.Helper()
 	b := []byte(line)
 	var f fastMsg
-	env, ok := fastShape(b, &f)
+	env, hot := fastShape(b, &f)
+	at, l1, owned, decl := declineShape(b)
 	v := classify(b)
-	assert.Equal(t, ok, v.Str, "Str for %q", line)
-	assert.Equal(t, ok, hotShape(b), "Strings for %q", line)
-	if !ok {
-		assert.Zero(t, v.Note, "a note for a line that is no hot shape: %q", line)
-		return
-	}
-	if v.Note != 0 {
+	assert.False(t, v.Skip || v.Str, "classify skips or wants %q", line)
+	kind := fastKind(field(v.Note, nKind, 3))
+	switch {
+	case hot && v.Note != 0:
 		var nenv fastEnvelope
 		var nf fastMsg
 		require.True(t, fromNote(v.Note, b, &nenv, &nf), "note of %q does not read back", line)
 		require.Equal(t, env, nenv, "envelope from the note of %q", line)
 		require.Equal(t, f, nf, "message from the note of %q", line)
+	case hot:
+	case decl && v.Note != 0:
+		require.Equal(t, fastDecl, kind, "%q", line)
+		require.Equal(t, []any{at, l1, owned}, []any{field(v.Note, nAt, 8), 26 + field(v.Note, nLevel, 8), v.Note>>nOwned&1 != 0}, "%q", line)
+	case decl:
+	default:
+		require.Equal(t, fastNo, kind, "%q", line)
 	}
-	read := func(l parse.Line) parse.Sink {
+	read := func(l parse.Line) (parse.Sink, *decoder, bool) {
 		var sink parse.Sink
 		d := NewDecoder("n", parse.Options{}).(*decoder)
-		d.Line(l, &sink)
-		return sink
+		ok := d.Line(l, &sink)
+		return sink, d, ok
 	}
 	pos := parse.Pos{Source: "n", Line: 1}
-	plain := read(parse.Line{Pos: pos, Text: b})
-	noted := read(parse.Line{Pos: pos, Text: b, Str: line, Note: v.Note})
+	plain, dp, okp := read(parse.Line{Pos: pos, Text: b})
+	noted, dn, okn := read(parse.Line{Pos: pos, Text: b, Note: v.Note})
 	require.True(t, assert.ObjectsAreEqual(plain, noted), "%q:\nplain %+v\nnoted %+v", line, plain, noted)
+	require.Equal(t, okp, okn, "%q claimed", line)
+	require.Equal(t, dp.Owned(), dn.Owned(), "%q owned", line)
+	dp.slabs, dn.slabs = slabs{}, slabs{}
+	require.True(t, assert.ObjectsAreEqual(dp, dn), "%q: decoder state\nplain %+v\nnoted %+v", line, dp, dn)
 }
 
 // TestNoteAgreesWithShape holds classify's notes to fastShape on the hot
@@ -69,17 +79,14 @@ func TestNoteAgreesWithShape(t *testing.T) {
 	var real bytes.Buffer
 	require.NoError(t, synth.Write(&real, synth.Realistic("es", 256<<10, 9)))
 	lines = append(lines, strings.Split(real.String(), "\n")...)
-	noted, kinds := 0, map[fastKind]bool{}
+	kinds := map[fastKind]int{}
 	for _, l := range lines {
 		noteAgrees(t, l)
-		if n := classify([]byte(l)).Note; n != 0 {
-			noted++
-			kinds[fastKind(field(n, nKind, 3))] = true
-		}
+		kinds[fastKind(field(classify([]byte(l)).Note, nKind, 3))]++
 	}
-	assert.Greater(t, noted, 1000)
-	for _, k := range []fastKind{fastOp7, fastOp6, fastLCP, fastPrimaryGCP, fastReplicaGCP} {
-		assert.True(t, kinds[k], "no line noted as kind %d", k)
+	assert.Greater(t, kinds[fastOp7], 500)
+	for _, k := range []fastKind{fastOp7, fastOp6, fastLCP, fastPrimaryGCP, fastReplicaGCP, fastDecl, fastNo} {
+		assert.Positive(t, kinds[k], "no line noted as kind %d", k)
 	}
 }
 
@@ -94,7 +101,6 @@ func TestNoteEdges(t *testing.T) {
 	fits, over := op(strings.Repeat("k", 255)), op(strings.Repeat("k", 256))
 	assert.NotZero(t, classify([]byte(fits)).Note)
 	assert.Zero(t, classify([]byte(over)).Note)
-	assert.True(t, classify([]byte(over)).Str)
 	noteAgrees(t, fits)
 	noteAgrees(t, over)
 	// Every note against every line: fromNote may refuse, never panic,
