@@ -224,16 +224,17 @@ const (
 )
 
 // event builds the event, its strings slices of raw, in the decoder's
-// slabs.
-func (f *fastMsg) event(d *decoder, raw string, m parse.Meta, w Where) parse.Event {
+// slabs. The slab's events are zero, and every field is stored on its
+// own, the envelope's too: a struct copied whole into the slab (Meta,
+// Where) is a typed copy with write barriers for all of it, where a
+// field's store has one only for a pointer.
+func (f *fastMsg) event(d *decoder, raw string, pos parse.Pos, t time.Time, env *fastEnvelope) parse.Event {
+	node, index := raw[env.node0:env.node1], raw[env.index0:env.index1]
 	switch f.kind {
 	case fastOp7:
-		// The slab's events are zero: fields are stored one by one, not
-		// as a literal copied whole (a copy of the whole struct with its
-		// write barriers cost more than reading the line).
 		e := d.slabs.op()
-		e.Meta = m
-		e.Where = w
+		e.Pos, e.Last, e.Time, e.Timed, e.Text = pos, pos.Line, t, true, raw
+		e.Node, e.Index, e.Shard = node, index, env.shard
 		e.Op = f.op
 		e.DocID = raw[f.id0:f.id1]
 		e.SeqNo, e.Term, e.OpTerm = f.seq, f.term, f.opt
@@ -246,32 +247,33 @@ func (f *fastMsg) event(d *decoder, raw string, m parse.Meta, w Where) parse.Eve
 		return e
 	case fastOp6:
 		e := d.slabs.op()
-		e.Meta = m
-		e.Where = w
+		e.Pos, e.Last, e.Time, e.Timed, e.Text = pos, pos.Line, t, true, raw
+		e.Node, e.Index, e.Shard = node, index, env.shard
 		e.Op = "index"
 		e.Type = raw[f.id0:f.id1]
 		e.DocID = raw[f.doc0:f.doc1]
 		e.SeqNo, e.Term, e.OpTerm = f.seq, -1, -1
 		return e
+	}
+	e := d.slabs.tracker()
+	e.Pos, e.Last, e.Time, e.Timed, e.Text = pos, pos.Line, t, true, raw
+	e.Node, e.Index, e.Shard = node, index, env.shard
+	switch f.kind {
 	case fastLCP:
-		e := d.slabs.tracker()
-		e.Meta, e.Where, e.What = m, w, TrackLCP
+		e.What = TrackLCP
 		e.AllocationID = raw[f.a0:f.a1]
 		e.From, e.To = f.from, f.to
-		return e
 	case fastPrimaryGCP:
-		e := d.slabs.tracker()
-		e.Meta, e.Where, e.What = m, w, TrackPrimaryGCP
+		e.What = TrackPrimaryGCP
 		e.From, e.To = -2, f.to
-		return e
 	case fastReplicaGCP:
-		e := d.slabs.tracker()
-		e.Meta, e.Where, e.What = m, w, TrackReplicaGCP
+		e.What = TrackReplicaGCP
 		e.From, e.To = f.from, f.to
 		e.Reason = raw[f.r0:f.r1]
-		return e
+	default:
+		panic("es: fast path without a message kind")
 	}
-	panic("es: fast path without a message kind")
+	return e
 }
 
 // slabs hand out the fast path's events from blocks: one allocation per
@@ -369,9 +371,7 @@ func (d *decoder) fastLine(l parse.Line, out *parse.Sink) (handled bool) {
 	if len(raw) != len(b) {
 		raw = d.slabs.text(b)
 	}
-	meta := parse.Meta{Pos: l.Pos, Last: l.Pos.Line, Text: raw, Time: t, Timed: true}
-	w := Where{Node: raw[env.node0:env.node1], Index: raw[env.index0:env.index1], Shard: env.shard}
-	out.Emit(f.event(d, raw, meta, w))
+	out.Emit(f.event(d, raw, l.Pos, t, &env))
 	return true
 }
 
