@@ -176,30 +176,25 @@ func (p *phraseSet) in(b []byte) bool {
 // no block, the line's time as the last time, and the copy a WARN or ERROR
 // line names as the context of an exception printed under it. owned is
 // what ownLine says of the line. It is only asked with no block open and
-// without user alarm phrases (a line holding one is read in full).
-func (d *decoder) fastDecline(b []byte) (owned, ok bool) {
-	at := 0
-	if !plainPatternStart(b) {
-		at, _ = prefixEnd(b)
+// without user alarm phrases (a line holding one is read in full). A
+// line System.Classify noted (note) is not read again.
+func (d *decoder) fastDecline(b []byte, note uint64) (owned, ok bool) {
+	var at, l1 int
+	switch fastKind(field(note, nKind, 3)) {
+	case fastDecl:
+		at, l1, owned = field(note, nAt, 8), 26+field(note, nLevel, 8), note>>nOwned&1 != 0
+		if at+l1 > len(b) {
+			return false, false
+		}
+	case fastNo:
+		return false, false
+	default:
+		// No note, or a hot shape's whose time fastLine refused.
+		if at, l1, owned, ok = declineShape(b); !ok {
+			return false, false
+		}
 	}
 	s := b[at:]
-	// `[yyyy-MM-ddTHH:mm:ss,SSS][LEVEL][logger]`, no bracket inside a
-	// field, so that the general path's bracket reads the same three.
-	if len(s) < 30 || s[0] != '[' || s[5] != '-' || s[24] != ']' || s[25] != '[' {
-		return false, false
-	}
-	l0 := 26
-	l1 := textAt(s, l0)
-	if l1 < 0 {
-		return false, false
-	}
-	i := pairAt(s, l1, ']', '[')
-	if i < 0 {
-		return false, false
-	}
-	if i = textAt(s, i); i < 0 || declinePhrases.in(s[i+1:]) {
-		return false, false
-	}
 	t, tok := d.times.parse(s[1:24])
 	if !tok {
 		return false, false
@@ -209,7 +204,7 @@ func (d *decoder) fastDecline(b []byte) (owned, ok bool) {
 		d.index, d.indexUUID = "", ""
 	}
 	d.lastTime, d.hasTime = t, true
-	switch string(bytes.TrimSpace(s[l0:l1])) {
+	switch string(bytes.TrimSpace(s[26:l1])) {
 	case "WARN", "ERROR", "FATAL", "WARNING", "SEVERE":
 		// context: the copy the line names, its strings in the text
 		// blocks as the general path keeps them.
@@ -217,7 +212,35 @@ func (d *decoder) fastDecline(b []byte) (owned, ok bool) {
 		env, _, _ := parsePattern(raw[at:], &d.times)
 		d.ctx = env.where
 	}
-	return patternStart(s), true
+	return owned, true
+}
+
+// declineShape is the part of fastDecline that needs no decoder state:
+// whether b is a pattern-layout line that holds none of the phrases, all
+// but its time. at is where the line starts after its prefixes, l1 where
+// the level's bracket closes (from at), owned what patternStart says.
+func declineShape(b []byte) (at, l1 int, owned, ok bool) {
+	if !plainPatternStart(b) {
+		at, _ = prefixEnd(b)
+	}
+	s := b[at:]
+	// `[yyyy-MM-ddTHH:mm:ss,SSS][LEVEL][logger]`, no bracket inside a
+	// field, so that the general path's bracket reads the same three.
+	if len(s) < 30 || s[0] != '[' || s[5] != '-' || s[24] != ']' || s[25] != '[' {
+		return 0, 0, false, false
+	}
+	l1 = textAt(s, 26)
+	if l1 < 0 {
+		return 0, 0, false, false
+	}
+	i := pairAt(s, l1, ']', '[')
+	if i < 0 {
+		return 0, 0, false, false
+	}
+	if i = textAt(s, i); i < 0 || declinePhrases.in(s[i+1:]) {
+		return 0, 0, false, false
+	}
+	return at, l1, patternStart(s), true
 }
 
 // plainPatternStart reports whether b opens as `[dddd...,ddd][`, a

@@ -11,7 +11,7 @@ import (
 )
 
 // System is the Elasticsearch / OpenSearch parser.
-var System = parse.System{Name: "es", NewDecoder: NewDecoder, Knows: knows}
+var System = parse.System{Name: "es", NewDecoder: NewDecoder, Knows: knows, Classify: classify}
 
 // NewDecoder returns a decoder for one source.
 func NewDecoder(source string, opts parse.Options) parse.Decoder {
@@ -165,7 +165,7 @@ func (d *decoder) Line(l parse.Line, out *parse.Sink) bool {
 			return true
 		}
 		if len(d.phrases) == 0 {
-			if owned, ok := d.fastDecline(l.Text); ok {
+			if owned, ok := d.fastDecline(l.Text, l.Note); ok {
 				d.owned = owned
 				return false
 			}

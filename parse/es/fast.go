@@ -180,12 +180,16 @@ func (r *scanner) end() bool {
 
 // fastEnvelope is what the fast path read around the message.
 type fastEnvelope struct {
-	time                time.Time
+	// p is where the time's bracket is (after a runner prefix).
+	p                   int
 	node0, node1        int
 	index0, index1      int
 	shard               int
 	msg                 int
 	indexShard, tracker bool
+	// glued is set when no space separates the node's bracket from the
+	// index's.
+	glued bool
 }
 
 // fastMsg is a hot message read by offsets into the line: nothing is
@@ -213,19 +217,24 @@ const (
 	fastLCP
 	fastPrimaryGCP
 	fastReplicaGCP
+	// The kinds only a note has (System.Classify): a line fastDecline
+	// takes, and a line neither it nor fastLine does.
+	fastDecl
+	fastNo
 )
 
 // event builds the event, its strings slices of raw, in the decoder's
-// slabs.
-func (f *fastMsg) event(d *decoder, raw string, m parse.Meta, w Where) parse.Event {
+// slabs. The slab's events are zero, and every field is stored on its
+// own, the envelope's too: a struct copied whole into the slab (Meta,
+// Where) is a typed copy with write barriers for all of it, where a
+// field's store has one only for a pointer.
+func (f *fastMsg) event(d *decoder, raw string, pos parse.Pos, t time.Time, env *fastEnvelope) parse.Event {
+	node, index := raw[env.node0:env.node1], raw[env.index0:env.index1]
 	switch f.kind {
 	case fastOp7:
-		// The slab's events are zero: fields are stored one by one, not
-		// as a literal copied whole (a copy of the whole struct with its
-		// write barriers cost more than reading the line).
 		e := d.slabs.op()
-		e.Meta = m
-		e.Where = w
+		e.Pos, e.Last, e.Time, e.Timed, e.Text = pos, pos.Line, t, true, raw
+		e.Node, e.Index, e.Shard = node, index, env.shard
 		e.Op = f.op
 		e.DocID = raw[f.id0:f.id1]
 		e.SeqNo, e.Term, e.OpTerm = f.seq, f.term, f.opt
@@ -238,32 +247,33 @@ func (f *fastMsg) event(d *decoder, raw string, m parse.Meta, w Where) parse.Eve
 		return e
 	case fastOp6:
 		e := d.slabs.op()
-		e.Meta = m
-		e.Where = w
+		e.Pos, e.Last, e.Time, e.Timed, e.Text = pos, pos.Line, t, true, raw
+		e.Node, e.Index, e.Shard = node, index, env.shard
 		e.Op = "index"
 		e.Type = raw[f.id0:f.id1]
 		e.DocID = raw[f.doc0:f.doc1]
 		e.SeqNo, e.Term, e.OpTerm = f.seq, -1, -1
 		return e
+	}
+	e := d.slabs.tracker()
+	e.Pos, e.Last, e.Time, e.Timed, e.Text = pos, pos.Line, t, true, raw
+	e.Node, e.Index, e.Shard = node, index, env.shard
+	switch f.kind {
 	case fastLCP:
-		e := d.slabs.tracker()
-		e.Meta, e.Where, e.What = m, w, TrackLCP
+		e.What = TrackLCP
 		e.AllocationID = raw[f.a0:f.a1]
 		e.From, e.To = f.from, f.to
-		return e
 	case fastPrimaryGCP:
-		e := d.slabs.tracker()
-		e.Meta, e.Where, e.What = m, w, TrackPrimaryGCP
+		e.What = TrackPrimaryGCP
 		e.From, e.To = -2, f.to
-		return e
 	case fastReplicaGCP:
-		e := d.slabs.tracker()
-		e.Meta, e.Where, e.What = m, w, TrackReplicaGCP
+		e.What = TrackReplicaGCP
 		e.From, e.To = f.from, f.to
 		e.Reason = raw[f.r0:f.r1]
-		return e
+	default:
+		panic("es: fast path without a message kind")
 	}
-	panic("es: fast path without a message kind")
+	return e
 }
 
 // slabs hand out the fast path's events from blocks: one allocation per
@@ -330,32 +340,56 @@ func (s *slabs) tracker() *Tracker {
 
 // fastLine reads l when it is one of the hot shapes. handled is false when
 // the line must go to the general path, which then reads it from scratch:
-// fastLine changes no decoder state unless it handles the line.
+// fastLine changes no decoder state unless it handles the line. A line
+// that System.Classify noted (l.Note) is not read again: the note says
+// where its fields are.
 func (d *decoder) fastLine(l parse.Line, out *parse.Sink) (handled bool) {
 	b := l.Text
-	env, ok := d.fastEnvelope(b)
-	if !ok {
+	var (
+		env fastEnvelope
+		f   fastMsg
+	)
+	switch k := fastKind(field(l.Note, nKind, 3)); {
+	case k == fastDecl || k == fastNo:
 		return false
+	case k != fastNone && fromNote(l.Note, b, &env, &f):
+	default:
+		var ok bool
+		if env, ok = fastShape(b, &f); !ok {
+			return false
+		}
 	}
-	var f fastMsg
-	switch {
-	case env.indexShard:
-		fastOp(&f, b, env.msg)
-	case env.tracker:
-		fastTracker(&f, b, env.msg)
-	}
-	if f.kind == fastNone {
+	t, ok := d.times.parse(b[env.p+1 : env.p+24])
+	if !ok {
 		return false
 	}
 	// Committed: from here on this is what the general path does for a
 	// TRACE, DEBUG or INFO pattern line whose message is an event.
 	d.endLine()
-	d.lastTime, d.hasTime = env.time, true
-	raw := d.slabs.text(b)
-	meta := parse.Meta{Pos: l.Pos, Last: l.Pos.Line, Text: raw, Time: env.time, Timed: true}
-	w := Where{Node: raw[env.node0:env.node1], Index: raw[env.index0:env.index1], Shard: env.shard}
-	out.Emit(f.event(d, raw, meta, w))
+	d.lastTime, d.hasTime = t, true
+	raw := l.Str
+	if len(raw) != len(b) {
+		raw = d.slabs.text(b)
+	}
+	out.Emit(f.event(d, raw, l.Pos, t, &env))
 	return true
+}
+
+// fastShape is the part of fastLine that needs no decoder state: it reads
+// the envelope and the message of a hot shape, all but the time, and
+// reports whether b is one. System.Classify runs it on the reader's
+// workers.
+func fastShape(b []byte, f *fastMsg) (env fastEnvelope, ok bool) {
+	if env, ok = envelopeShape(b); !ok {
+		return env, false
+	}
+	switch {
+	case env.indexShard:
+		fastOp(f, b, env.msg)
+	case env.tracker:
+		fastTracker(f, b, env.msg)
+	}
+	return env, f.kind != fastNone
 }
 
 // endLine leaves the decoder as a pattern-layout line does: no block, no
@@ -371,10 +405,11 @@ func (d *decoder) endLine() {
 	}
 }
 
-// fastEnvelope reads `[time][LEVEL][logger] [node] [index][shard] ` after
+// envelopeShape reads `[time][LEVEL][logger] [node] [index][shard] ` after
 // an optional runner prefix, for TRACE, DEBUG and INFO lines of the
-// IndexShard and ReplicationTracker loggers.
-func (d *decoder) fastEnvelope(b []byte) (env fastEnvelope, ok bool) {
+// IndexShard and ReplicationTracker loggers. The time is left to the
+// caller (its cache is the decoder's).
+func envelopeShape(b []byte) (env fastEnvelope, ok bool) {
 	// stripRunner, on bytes, for a line that does not open with the
 	// time's bracket.
 	p := 0
@@ -469,12 +504,7 @@ func (d *decoder) fastEnvelope(b []byte) (env fastEnvelope, ok bool) {
 		// general path read the node bracket as the index.
 		return env, false
 	}
-	r.i = i
-	t, ok := d.times.parse(s[1:24])
-	if !ok {
-		return env, false
-	}
-	env.time, env.shard, env.msg = t, int(sh), r.i
+	env.p, env.shard, env.msg, env.glued = p, int(sh), i, glued
 	return env, true
 }
 

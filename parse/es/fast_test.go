@@ -242,7 +242,7 @@ func TestDeclineShare(t *testing.T) {
 		if !strings.Contains(l, "IndexShard") && !strings.Contains(l, "ReplicationTracker") && !strings.Contains(l, "Safe commit") {
 			noise++
 		}
-		if owned, ok := d.fastDecline([]byte(l)); ok {
+		if owned, ok := d.fastDecline([]byte(l), 0); ok {
 			require.True(t, owned, l)
 			declined++
 		}
@@ -274,6 +274,9 @@ func FuzzFastPath(f *testing.F) {
 	f.Add(hotLines[0] + "\n" + hotLines[1] + "\n" + hotLines[45])
 	f.Fuzz(func(t *testing.T, s string) {
 		sameAsGeneral(t, "fuzz", s)
+		for _, l := range strings.Split(s, "\n") {
+			noteAgrees(t, strings.TrimSuffix(l, "\r"))
+		}
 	})
 }
 
