@@ -43,8 +43,10 @@ type Raft struct {
 	// last is the entry entry returned last: a line is looked up by the
 	// rules, the state and the Raft view in turn, and a tablet's lines
 	// come in runs.
-	last       *tabletEntry
-	rows       *rowBudget
+	last *tabletEntry
+	rows *rowBudget
+	// ids reads the ids of the lines kept (line.keep).
+	ids        idCache
 	compaction Compaction
 	onDrop     func(tablet string, cut, live int64) (int, []int64)
 }
@@ -692,11 +694,13 @@ func (t *TabletRaft) votesOf(voter string, term int64) []VoteRec {
 type line struct {
 	m      *parse.Meta
 	rep    *yb.Replica
+	ids    *idCache
 	text   string
 	packed bool
 }
 
-func lineOf(e yb.Event) line { return line{m: e.Info(), rep: e.Rep()} }
+// lineOf is e's line, its ids read through ids (nil reads them anew).
+func lineOf(e yb.Event, ids *idCache) line { return line{m: e.Info(), rep: e.Rep(), ids: ids} }
 
 // pos is where the line is.
 func (l *line) pos() parse.Pos { return l.m.Pos }
@@ -704,7 +708,7 @@ func (l *line) pos() parse.Pos { return l.m.Pos }
 // keep is the line as the history keeps it (fromEvent).
 func (l *line) keep() From {
 	if !l.packed {
-		l.text, l.packed = packIDs(l.m.Text, l.rep.Tablet, l.rep.Peer), true
+		l.text, l.packed = packIDsWith(l.m.Text, l.rep.Tablet, l.rep.Peer, l.ids), true
 	}
 	return From{Pos: l.m.Pos, text: l.text}
 }
@@ -726,7 +730,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 	}
 	t := r.tablet(rep.Tablet)
 	p := t.peer(rep.Peer)
-	ln := lineOf(e)
+	ln := lineOf(e, &r.ids)
 	from := &ln
 	m := e.Info()
 	at, timed := m.Time, m.Timed

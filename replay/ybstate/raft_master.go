@@ -39,7 +39,7 @@ func (r *Raft) report(ev *yb.TabletReport, st Step) Step {
 	if st.Peer == "" {
 		st.Peer = ev.LeaderUUID
 	}
-	ln := lineOf(ev)
+	ln := lineOf(ev, &r.ids)
 	from := &ln
 	m := ev.Info()
 	before := func() {
@@ -72,7 +72,7 @@ func (t *TabletRaft) reportedTerm(ev *yb.TabletReport) {
 	}
 	x := t.x
 	m := ev.Info()
-	ln := lineOf(ev)
+	ln := lineOf(ev, nil)
 	from := &ln
 	kept := x.masterOpen[:0]
 	for _, l := range x.masterOpen {
@@ -108,7 +108,7 @@ func (r *Raft) masterStepDown(ev *yb.MasterStepDown, st Step) Step {
 	}
 	t := r.tablet(ev.Tablet)
 	p := t.peer(ev.Leader)
-	ln := lineOf(ev)
+	ln := lineOf(ev, &r.ids)
 	from := &ln
 	m := ev.Info()
 	if !ev.Done {
