@@ -713,6 +713,18 @@ func (l *line) keep() From {
 	return From{Pos: l.m.Pos, text: l.text}
 }
 
+// draft is the line as a peer's HighFrom holds it: its text as read,
+// packed only once another part of the history keeps it (Apply then
+// shares it). A peer's High moves with every term, and its HighFrom is
+// cited only by a term that went down, so most are replaced unread.
+func (l *line) draft() From {
+	if l.packed || (len(l.m.Text) > 0 && l.m.Text[0] == packedMark) {
+		// A text read that starts as a packed one does reads as packed.
+		return l.keep()
+	}
+	return From{Pos: l.m.Pos, text: l.m.Text}
+}
+
 // Apply folds one event into the view and says what it meant.
 func (r *Raft) Apply(e yb.Event) Step {
 	rep := e.Rep()
@@ -759,7 +771,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 			st.TermBack, st.Term, st.High, st.HighFrom = true, seen, p.High, p.HighFrom
 		}
 		if seen > p.High {
-			p.High, p.HighFrom = seen, from.keep()
+			p.High, p.HighFrom = seen, from.draft()
 		}
 		if seen != p.Term {
 			if p.Term >= 0 || rep.Term < 0 || seen == adv {
@@ -1021,6 +1033,11 @@ func (r *Raft) Apply(e yb.Event) Step {
 			// only its own lines say when it gave up.
 			t.lead(ev.From, ev.Term, at, timed, from, &st, before)
 		}
+	}
+	if ln.packed && p.HighFrom.Pos == ln.m.Pos && p.HighFrom.text == ln.m.Text {
+		// The line that raised the peer's term is kept packed: its
+		// HighFrom shares that text.
+		p.HighFrom.text = ln.text
 	}
 	return st
 }
