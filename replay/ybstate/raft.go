@@ -18,7 +18,7 @@ import (
 func (s *State) applyRaft(r *Replica, e yb.Event) Step {
 	st := s.raft.Apply(e)
 	if st.Before != nil || st.Revocation != nil {
-		st.Replica = r.Lines()
+		st.Replica = linesOf(r)
 	}
 	if st.Revocation != nil {
 		st.Revocation.Replica = st.Replica
@@ -447,7 +447,7 @@ type Revocation struct {
 	// Before is the revoking peer's Raft state just before the line, and
 	// Replica its MVCC state then.
 	Before  *RaftView
-	Replica []string
+	Replica ReplicaLines
 }
 
 // Attempt is one election attempt by one peer: the burst of lines
@@ -508,7 +508,7 @@ type Step struct {
 	// the step shows a break (so findings can show it); Replica is its
 	// MVCC state then (State.Apply fills it, Raft.Apply alone does not).
 	Before  *RaftView
-	Replica []string
+	Replica ReplicaLines
 }
 
 // Tablet returns tablet's history, or nil.
