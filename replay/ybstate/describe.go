@@ -3,6 +3,7 @@ package ybstate
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -14,25 +15,60 @@ const queueShown = 8
 // Lines describes r as "name: value" lines, in a fixed order, for a
 // finding's state and for test diffs.
 func (r *Replica) Lines() []string {
-	term := "unknown"
-	if r.Term >= 0 {
-		term = strconv.FormatInt(r.Term, 10)
-	}
-	role := r.Role()
-	if role == "" {
-		role = "unknown"
-	}
-	out := make([]string, 2, 11)
-	out[0], out[1] = "term: "+term, "role: "+role
-	if r.LeaderTerm >= 0 {
-		out = append(out, "last term led: "+strconv.FormatInt(r.LeaderTerm, 10))
-	}
+	out := raftLines(r.Term, r.role, r.LeaderTerm)
 	if r.mvcc == nil {
-		// Every revocation takes its replica's lines, and most replicas
-		// of a Raft-heavy log log no MVCC line.
 		return append(out, noMvccLines...)
 	}
 	return r.mvcc.lines(out)
+}
+
+// raftLines are the first lines of a replica's Lines: its term, role and
+// the last term it led.
+func raftLines(term int64, role roleName, leaderTerm int64) []string {
+	t := "unknown"
+	if term >= 0 {
+		t = strconv.FormatInt(term, 10)
+	}
+	rs := role.String()
+	if rs == "" {
+		rs = "unknown"
+	}
+	out := make([]string, 2, 11)
+	out[0], out[1] = "term: "+t, "role: "+rs
+	if leaderTerm >= 0 {
+		out = append(out, "last term led: "+strconv.FormatInt(leaderTerm, 10))
+	}
+	return out
+}
+
+// ReplicaLines is a replica's Lines as they stood at one moment, for a
+// finding's state. Every revocation takes its replica's, and most never
+// become a finding: a replica without MVCC state (most replicas of a
+// Raft-heavy log log no MVCC line) keeps its term and role, and the lines
+// are made when read.
+type ReplicaLines struct {
+	// lines are the lines of a replica with MVCC state, taken then.
+	lines            []string
+	term, leaderTerm int64
+	role             roleName
+	set              bool
+}
+
+// linesOf takes r's lines as they stand.
+func linesOf(r *Replica) ReplicaLines {
+	if r.mvcc != nil {
+		return ReplicaLines{lines: r.Lines(), set: true}
+	}
+	return ReplicaLines{term: r.Term, leaderTerm: r.LeaderTerm, role: r.role, set: true}
+}
+
+// Lines are the replica's Lines as they stood, or nil for none taken;
+// an append to them does not change them.
+func (l *ReplicaLines) Lines() []string {
+	if !l.set || l.lines != nil {
+		return slices.Clip(l.lines)
+	}
+	return append(raftLines(l.term, l.role, l.leaderTerm), noMvccLines...)
 }
 
 // noMvccLines are the lines of a replica without MVCC state.

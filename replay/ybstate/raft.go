@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/logsleuth/logsleuth/grammar/ybval"
+	"github.com/logsleuth/logsleuth/parse"
 	"github.com/logsleuth/logsleuth/parse/yb"
 )
 
@@ -17,7 +18,7 @@ import (
 func (s *State) applyRaft(r *Replica, e yb.Event) Step {
 	st := s.raft.Apply(e)
 	if st.Before != nil || st.Revocation != nil {
-		st.Replica = r.Lines()
+		st.Replica = linesOf(r)
 	}
 	if st.Revocation != nil {
 		st.Revocation.Replica = st.Replica
@@ -42,8 +43,10 @@ type Raft struct {
 	// last is the entry entry returned last: a line is looked up by the
 	// rules, the state and the Raft view in turn, and a tablet's lines
 	// come in runs.
-	last       *tabletEntry
-	rows       *rowBudget
+	last *tabletEntry
+	rows *rowBudget
+	// ids reads the ids of the lines kept (line.keep).
+	ids        idCache
 	compaction Compaction
 	onDrop     func(tablet string, cut, live int64) (int, []int64)
 }
@@ -444,7 +447,7 @@ type Revocation struct {
 	// Before is the revoking peer's Raft state just before the line, and
 	// Replica its MVCC state then.
 	Before  *RaftView
-	Replica []string
+	Replica ReplicaLines
 }
 
 // Attempt is one election attempt by one peer: the burst of lines
@@ -505,7 +508,7 @@ type Step struct {
 	// the step shows a break (so findings can show it); Replica is its
 	// MVCC state then (State.Apply fills it, Raft.Apply alone does not).
 	Before  *RaftView
-	Replica []string
+	Replica ReplicaLines
 }
 
 // Tablet returns tablet's history, or nil.
@@ -684,6 +687,44 @@ func (t *TabletRaft) votesOf(voter string, term int64) []VoteRec {
 	return out
 }
 
+// line is the line an event was read from, as the fold keeps it: its
+// text is packed (packIDs) when a part of the history first keeps it.
+// Most Raft lines only confirm a term, a role or a leader already known,
+// and packing each cost a quarter of the fold.
+type line struct {
+	m      *parse.Meta
+	rep    *yb.Replica
+	ids    *idCache
+	text   string
+	packed bool
+}
+
+// lineOf is e's line, its ids read through ids (nil reads them anew).
+func lineOf(e yb.Event, ids *idCache) line { return line{m: e.Info(), rep: e.Rep(), ids: ids} }
+
+// pos is where the line is.
+func (l *line) pos() parse.Pos { return l.m.Pos }
+
+// keep is the line as the history keeps it (fromEvent).
+func (l *line) keep() From {
+	if !l.packed {
+		l.text, l.packed = packIDsWith(l.m.Text, l.rep.Tablet, l.rep.Peer, l.ids), true
+	}
+	return From{Pos: l.m.Pos, text: l.text}
+}
+
+// draft is the line as a peer's HighFrom holds it: its text as read,
+// packed only once another part of the history keeps it (Apply then
+// shares it). A peer's High moves with every term, and its HighFrom is
+// cited only by a term that went down, so most are replaced unread.
+func (l *line) draft() From {
+	if l.packed || (len(l.m.Text) > 0 && l.m.Text[0] == packedMark) {
+		// A text read that starts as a packed one does reads as packed.
+		return l.keep()
+	}
+	return From{Pos: l.m.Pos, text: l.m.Text}
+}
+
 // Apply folds one event into the view and says what it meant.
 func (r *Raft) Apply(e yb.Event) Step {
 	rep := e.Rep()
@@ -701,7 +742,8 @@ func (r *Raft) Apply(e yb.Event) Step {
 	}
 	t := r.tablet(rep.Tablet)
 	p := t.peer(rep.Peer)
-	from := fromEvent(e)
+	ln := lineOf(e, &r.ids)
+	from := &ln
 	m := e.Info()
 	at, timed := m.Time, m.Timed
 	before := func() {
@@ -729,11 +771,11 @@ func (r *Raft) Apply(e yb.Event) Step {
 			st.TermBack, st.Term, st.High, st.HighFrom = true, seen, p.High, p.HighFrom
 		}
 		if seen > p.High {
-			p.High, p.HighFrom = seen, from
+			p.High, p.HighFrom = seen, from.draft()
 		}
 		if seen != p.Term {
 			if p.Term >= 0 || rep.Term < 0 || seen == adv {
-				t.row(at, timed, p.Peer, seen, "term", func() string { return fmt.Sprintf("term %d", seen) }, from)
+				t.row(at, timed, p.Peer, seen, "term", func() string { return fmt.Sprintf("term %d", seen) }, from.pos())
 			}
 			p.Term = seen
 		}
@@ -756,7 +798,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 		switch ev.What {
 		case yb.StepDown:
 			if l := t.Leadership(p.Peer, ev.Term); l != nil && !l.Ended {
-				l.finish(at, from, "stepped down", "")
+				l.finish(at, from.keep(), "stepped down", "")
 			}
 			if p.Leading == ev.Term {
 				p.Leading = -1
@@ -764,7 +806,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 			p.role = roleOf("FOLLOWER")
 			t.row(at, timed, p.Peer, ev.Term, "step down", func() string {
 				return fmt.Sprintf("leader of term %d steps down (new term %s)", ev.Term, termText(ev.NewTerm))
-			}, from)
+			}, from.pos())
 		case yb.BecomeLeader:
 			term := ev.Term
 			if term < 0 {
@@ -779,7 +821,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 				t.endLeading(p, at, timed, from, "became follower")
 			}
 			p.role = roleOf("FOLLOWER")
-			t.row(at, timed, p.Peer, p.Term, "follower", func() string { return "becomes follower" }, from)
+			t.row(at, timed, p.Peer, p.Term, "follower", func() string { return "becomes follower" }, from.pos())
 		case yb.MasterRole:
 			if ev.NewRole == "LEADER" && p.Term >= 0 {
 				r.claim(t, p, p.Term, at, timed, from, &st, before)
@@ -809,7 +851,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 		if ev.Defunct {
 			what += " (defunct term)"
 		}
-		t.row(at, timed, p.Peer, ev.Term, kind, func() string { return fmt.Sprintf("%s %s for term %d", kind, what, ev.Term) }, from)
+		t.row(at, timed, p.Peer, ev.Term, kind, func() string { return fmt.Sprintf("%s %s for term %d", kind, what, ev.Term) }, from.pos())
 		if ev.Won && !ev.Pre && !ev.Defunct {
 			if p.lastAttempt >= 0 {
 				t.x.attempts[p.lastAttempt].Won = true
@@ -818,7 +860,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 		}
 	case *yb.Vote:
 		if ev.Granted && !ev.Pre && ev.Term >= 0 {
-			v := VoteRec{Voter: p.Peer, Candidate: ev.Candidate, Term: ev.Term, From: from}
+			v := VoteRec{Voter: p.Peer, Candidate: ev.Candidate, Term: ev.Term, From: from.keep()}
 			var earlier []VoteRec
 			dup := false
 			for _, o := range t.votesOf(p.Peer, ev.Term) {
@@ -836,11 +878,11 @@ func (r *Raft) Apply(e yb.Event) Step {
 				x := t.more()
 				x.votes = append(x.votes, v)
 			}
-			t.row(at, timed, p.Peer, ev.Term, "vote", func() string { return fmt.Sprintf("votes for %s in term %d", ev.Candidate, ev.Term) }, from)
+			t.row(at, timed, p.Peer, ev.Term, "vote", func() string { return fmt.Sprintf("votes for %s in term %d", ev.Candidate, ev.Term) }, from.pos())
 		} else if ev.Granted {
 			t.row(at, timed, p.Peer, ev.Term, "pre-vote", func() string {
 				return fmt.Sprintf("pre-vote for %s for term %d (does not bind)", ev.Candidate, ev.Term)
-			}, from)
+			}, from.pos())
 		} else {
 			kind := "vote"
 			if ev.Pre {
@@ -848,7 +890,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 			}
 			t.row(at, timed, p.Peer, ev.Term, "denied", func() string {
 				return fmt.Sprintf("denies %s to %s for term %s: %s", kind, ev.Candidate, termText(ev.Term), ev.Reason)
-			}, from)
+			}, from.pos())
 		}
 	case *yb.NoOp:
 		r.claim(t, p, ev.Op.Term, at, timed, from, &st, before)
@@ -856,13 +898,13 @@ func (r *Raft) Apply(e yb.Event) Step {
 			// Most NO_OPs are the line that showed their leader leading
 			// the term: the leadership keeps its op index, not a copy of
 			// its leader and line.
-			if l := t.Leadership(p.Peer, ev.Op.Term); l != nil && !ev.Op.Unread && l.Since == from {
+			if l := t.Leadership(p.Peer, ev.Op.Term); l != nil && !ev.Op.Unread && l.Since.Pos == from.pos() && l.Since == from.keep() {
 				l.noOp, l.noOpIndex = true, ev.Op.Index
 			} else {
-				t.noOps = append(t.noOps, NoOpRec{Leader: p.Peer, Op: ev.Op, From: from})
+				t.noOps = append(t.noOps, NoOpRec{Leader: p.Peer, Op: ev.Op, From: from.keep()})
 			}
 		}
-		t.row(at, timed, p.Peer, ev.Op.Term, "no-op", func() string { return fmt.Sprintf("NO_OP at %s", ev.Op) }, from)
+		t.row(at, timed, p.Peer, ev.Op.Term, "no-op", func() string { return fmt.Sprintf("NO_OP at %s", ev.Op) }, from.pos())
 	case *yb.Transfer:
 		delayed := int64(-1)
 		switch ev.What {
@@ -884,23 +926,23 @@ func (r *Raft) Apply(e yb.Event) Step {
 				detail += " to " + ev.To
 			}
 			return detail
-		}, from)
+		}, from.pos())
 	case *yb.LeaseRevoked:
 		rv := Revocation{By: p.Peer, ByTerm: p.Term, Holder: ev.Holder, HolderTerm: t.lastLed(ev.Holder, p.Term),
-			At: at, Timed: timed, From: from, Before: st.Before}
-		f := LeaseFact{Holder: ev.Holder, Term: rv.HolderTerm, Seen: p.Peer, How: "revoked", From: from, At: at}
+			At: at, Timed: timed, From: from.keep(), Before: st.Before}
+		f := LeaseFact{Holder: ev.Holder, Term: rv.HolderTerm, Seen: p.Peer, How: "revoked", From: from.keep(), At: at}
 		if ev.HT {
 			rv.Kind, rv.Expiry = HTLeaseKind, ev.Expiry
 			f.Kind, f.Expiry = HTLeaseKind, ev.Expiry
 			t.row(at, timed, p.Peer, p.Term, "revoke", func() string {
 				return fmt.Sprintf("revokes %s's ht lease to %s", orUnknown(ev.Holder), htText(ev.Expiry))
-			}, from)
+			}, from.pos())
 		} else {
 			rv.Kind, rv.Remaining = WallLeaseKind, ev.Remaining
 			f.Kind, f.Until = WallLeaseKind, at.Add(time.Duration(ev.Remaining.Millis)*time.Millisecond)
 			t.row(at, timed, p.Peer, p.Term, "revoke", func() string {
 				return fmt.Sprintf("revokes %s's lease with %s left", orUnknown(ev.Holder), ev.Remaining)
-			}, from)
+			}, from.pos())
 		}
 		x := t.more()
 		x.revocations = append(x.revocations, rv)
@@ -913,18 +955,19 @@ func (r *Raft) Apply(e yb.Event) Step {
 		if p.Leading >= 0 {
 			term = p.Leading
 		}
-		f := LeaseFact{Holder: p.Peer, Term: term, Seen: p.Peer, How: "reset by holder", From: from, At: at}
+		f := LeaseFact{Holder: p.Peer, Term: term, Seen: p.Peer, How: "reset by holder", At: at}
 		if ev.HT {
 			f.Kind, f.Expiry = HTLeaseKind, ev.Expiry
 			t.row(at, timed, p.Peer, p.Term, "lease reset", func() string {
 				return fmt.Sprintf("drops its term-%s ht lease to %s", termText(term), htText(ev.Expiry))
-			}, from)
+			}, from.pos())
 		} else {
 			// Reset our lease prints now minus the expiry.
 			f.Kind, f.Until = WallLeaseKind, at.Add(-time.Duration(ev.Since.Millis)*time.Millisecond)
-			t.row(at, timed, p.Peer, p.Term, "lease reset", func() string { return fmt.Sprintf("drops its lease, which ran to %s", clock(f.Until)) }, from)
+			t.row(at, timed, p.Peer, p.Term, "lease reset", func() string { return fmt.Sprintf("drops its lease, which ran to %s", clock(f.Until)) }, from.pos())
 		}
 		if timed && usable(ev.HT, ev.Expiry, ev.Since) {
+			f.From = from.keep()
 			x := t.more()
 			x.leases = append(x.leases, f)
 		}
@@ -938,10 +981,11 @@ func (r *Raft) Apply(e yb.Event) Step {
 		if ev.HasRemaining {
 			if prev := t.previousLeader(p.Peer, p.Term); prev != nil && timed && ev.Remaining.Inf == 0 {
 				f := LeaseFact{Holder: prev.Peer, Term: prev.Term, Kind: WallLeaseKind,
-					Until: at.Add(time.Duration(ev.Remaining.Millis) * time.Millisecond), Seen: p.Peer, How: "waited on", From: from, At: at}
+					Until: at.Add(time.Duration(ev.Remaining.Millis) * time.Millisecond), Seen: p.Peer, How: "waited on", At: at}
 				key := waitKey{p.Peer, p.Term, prev.Peer, prev.Term}
 				if i, ok := t.rare().waits[key]; ok {
 					if f.Until.After(t.x.leases[i].Until) {
+						f.From = from.keep()
 						t.x.ownLeases()
 						t.x.leases[i] = f
 					}
@@ -951,6 +995,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 						x.waits = map[waitKey]int{}
 					}
 					x.waits[key] = len(x.leases)
+					f.From = from.keep()
 					x.leases = append(x.leases, f)
 				}
 			}
@@ -973,7 +1018,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 					detail += ", refusing " + ev.Op
 				}
 				return detail
-			}, from)
+			}, from.pos())
 		}
 	case *yb.UpdateRejected:
 		t.row(at, timed, p.Peer, p.Term, "reject", func() string {
@@ -981,7 +1026,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 				return fmt.Sprintf("rejects update from %s for earlier term %d (current %d)", ev.From, ev.Term, ev.Current)
 			}
 			return fmt.Sprintf("refuses update from %s: log matching (%s)", ev.From, ev.Mismatch)
-		}, from)
+		}, from.pos())
 		if ev.EarlierTerm && ev.Term >= 0 && ev.From != "" && ev.From != p.Peer {
 			// The sender still acts as leader of that earlier term. Its
 			// own view is left alone: this is another peer's word, and
@@ -989,11 +1034,16 @@ func (r *Raft) Apply(e yb.Event) Step {
 			t.lead(ev.From, ev.Term, at, timed, from, &st, before)
 		}
 	}
+	if ln.packed && p.HighFrom.Pos == ln.m.Pos && p.HighFrom.text == ln.m.Text {
+		// The line that raised the peer's term is kept packed: its
+		// HighFrom shares that text.
+		p.HighFrom.text = ln.text
+	}
 	return st
 }
 
 // claim records p leading term; a peer already seen leading it is a rival.
-func (r *Raft) claim(t *TabletRaft, p *PeerRaft, term int64, at time.Time, timed bool, from From, st *Step, before func()) {
+func (r *Raft) claim(t *TabletRaft, p *PeerRaft, term int64, at time.Time, timed bool, from *line, st *Step, before func()) {
 	if term < 0 {
 		return
 	}
@@ -1008,7 +1058,7 @@ func (r *Raft) claim(t *TabletRaft, p *PeerRaft, term int64, at time.Time, timed
 		// The peer's own line shows it leading on after the master
 		// heard it had stepped down: its own word outweighs the master's.
 		l.reopen()
-		t.row(at, timed, p.Peer, term, "leader", func() string { return fmt.Sprintf("still leads term %d by its own log", term) }, from)
+		t.row(at, timed, p.Peer, term, "leader", func() string { return fmt.Sprintf("still leads term %d by its own log", term) }, from.pos())
 	}
 	t.lead(p.Peer, term, at, timed, from, st, before)
 }
@@ -1016,7 +1066,7 @@ func (r *Raft) claim(t *TabletRaft, p *PeerRaft, term int64, at time.Time, timed
 // lead records peer leading term, seen at from (its own line or another
 // peer's), unless already known; a different peer already seen leading
 // the term is a rival.
-func (t *TabletRaft) lead(peer string, term int64, at time.Time, timed bool, from From, st *Step, before func()) {
+func (t *TabletRaft) lead(peer string, term int64, at time.Time, timed bool, from *line, st *Step, before func()) {
 	if t.Leadership(peer, term) != nil {
 		return
 	}
@@ -1031,25 +1081,25 @@ func (t *TabletRaft) lead(peer string, term int64, at time.Time, timed bool, fro
 		st.Rivals = rivals
 	}
 	st.Led, st.Leader = term, peer
-	l := &Leadership{Peer: peer, Term: term, Since: from, At: at, Timed: timed}
+	l := &Leadership{Peer: peer, Term: term, Since: from.keep(), At: at, Timed: timed}
 	t.led = slices.Insert(t.led, t.termsBelow(term+1), l)
 	if t.raft != nil {
 		t.raft.maybeCompact(t, term)
 	}
-	t.row(at, timed, peer, term, "leader", func() string { return fmt.Sprintf("leader of term %d", term) }, from)
+	t.row(at, timed, peer, term, "leader", func() string { return fmt.Sprintf("leader of term %d", term) }, from.pos())
 }
 
 // endLeading records that p gave up the term it led.
-func (t *TabletRaft) endLeading(p *PeerRaft, at time.Time, timed bool, from From, how string) {
+func (t *TabletRaft) endLeading(p *PeerRaft, at time.Time, timed bool, from *line, how string) {
 	if l := t.Leadership(p.Peer, p.Leading); l != nil && !l.Ended {
-		l.finish(at, from, how, "")
-		t.row(at, timed, p.Peer, p.Leading, "leader ends", func() string { return fmt.Sprintf("no longer leader of term %d: %s", p.Leading, how) }, from)
+		l.finish(at, from.keep(), how, "")
+		t.row(at, timed, p.Peer, p.Leading, "leader ends", func() string { return fmt.Sprintf("no longer leader of term %d: %s", p.Leading, how) }, from.pos())
 	}
 	p.Leading, p.delayed = -1, -1
 }
 
 // attempt records an election attempt, merging the lines one attempt logs.
-func (r *Raft) attempt(t *TabletRaft, p *PeerRaft, ev *yb.ElectionStart, at time.Time, timed bool, from From) {
+func (r *Raft) attempt(t *TabletRaft, p *PeerRaft, ev *yb.ElectionStart, at time.Time, timed bool, from *line) {
 	if p.lastAttempt >= 0 {
 		last := &t.x.attempts[p.lastAttempt]
 		if timed && last.Timed && at.Sub(last.At) >= 0 && at.Sub(last.At) < attemptBurst && !last.Won {
@@ -1059,7 +1109,7 @@ func (r *Raft) attempt(t *TabletRaft, p *PeerRaft, ev *yb.ElectionStart, at time
 			return
 		}
 	}
-	a := Attempt{Peer: p.Peer, Term: p.Term, Pre: ev.PreKnown && ev.Pre, At: at, Timed: timed, From: from}
+	a := Attempt{Peer: p.Peer, Term: p.Term, Pre: ev.PreKnown && ev.Pre, At: at, Timed: timed, From: from.keep()}
 	x := t.more()
 	x.attempts = append(x.attempts, a)
 	p.lastAttempt = int32(len(x.attempts) - 1)
@@ -1072,7 +1122,7 @@ func (r *Raft) attempt(t *TabletRaft, p *PeerRaft, ev *yb.ElectionStart, at time
 			detail += ", " + ev.Mode
 		}
 		return detail
-	}, from)
+	}, from.pos())
 }
 
 // lastLed is the latest term below below that holder was seen leading, or
@@ -1127,7 +1177,7 @@ func (t *TabletRaft) termsBelow(term int64) int {
 // row adds a row to the timeline, within its budgets; detail is called
 // only for a row kept: most rows of a long log are not, and formatting
 // each one cost more than the fold itself.
-func (t *TabletRaft) row(at time.Time, timed bool, peer string, term int64, what string, detail func() string, from From) {
+func (t *TabletRaft) row(at time.Time, timed bool, peer string, term int64, what string, detail func() string, pos parse.Pos) {
 	var budget *rowBudget
 	if t.raft != nil {
 		budget = t.raft.rows
@@ -1141,7 +1191,7 @@ func (t *TabletRaft) row(at time.Time, timed bool, peer string, term int64, what
 	}
 	budget.left--
 	x := t.more()
-	x.rows = append(x.rows, Row{At: at, Timed: timed, Peer: peer, Term: term, What: what, Detail: detail(), From: From{Pos: from.Pos}})
+	x.rows = append(x.rows, Row{At: at, Timed: timed, Peer: peer, Term: term, What: what, Detail: detail(), From: From{Pos: pos}})
 }
 
 // usable reports whether a printed lease end is a point in time: a real

@@ -39,7 +39,8 @@ func (r *Raft) report(ev *yb.TabletReport, st Step) Step {
 	if st.Peer == "" {
 		st.Peer = ev.LeaderUUID
 	}
-	from := fromEvent(ev)
+	ln := lineOf(ev, &r.ids)
+	from := &ln
 	m := ev.Info()
 	before := func() {
 		if st.Before == nil {
@@ -54,7 +55,7 @@ func (r *Raft) report(ev *yb.TabletReport, st Step) Step {
 		l.byMaster = true
 		x := t.more()
 		x.masterOpen = append(x.masterOpen, l)
-		if n := len(x.rows); n > 0 && x.rows[n-1].From.Pos == from.Pos {
+		if n := len(x.rows); n > 0 && x.rows[n-1].From.Pos == from.pos() {
 			x.rows[n-1].Detail += " (as a report to the master says)"
 		}
 	}
@@ -71,7 +72,8 @@ func (t *TabletRaft) reportedTerm(ev *yb.TabletReport) {
 	}
 	x := t.x
 	m := ev.Info()
-	from := fromEvent(ev)
+	ln := lineOf(ev, nil)
+	from := &ln
 	kept := x.masterOpen[:0]
 	for _, l := range x.masterOpen {
 		switch {
@@ -81,8 +83,8 @@ func (t *TabletRaft) reportedTerm(ev *yb.TabletReport) {
 			if ev.LeaderUUID != "" {
 				how += " led by " + ev.LeaderUUID
 			}
-			l.finish(m.Time, from, how, masterWord)
-			t.row(m.Time, m.Timed, l.Peer, l.Term, "leader ends", func() string { return fmt.Sprintf("no longer leader of term %d: %s", l.Term, how) }, from)
+			l.finish(m.Time, from.keep(), how, masterWord)
+			t.row(m.Time, m.Timed, l.Peer, l.Term, "leader ends", func() string { return fmt.Sprintf("no longer leader of term %d: %s", l.Term, how) }, from.pos())
 		default:
 			kept = append(kept, l)
 		}
@@ -106,21 +108,22 @@ func (r *Raft) masterStepDown(ev *yb.MasterStepDown, st Step) Step {
 	}
 	t := r.tablet(ev.Tablet)
 	p := t.peer(ev.Leader)
-	from := fromEvent(ev)
+	ln := lineOf(ev, &r.ids)
+	from := &ln
 	m := ev.Info()
 	if !ev.Done {
 		detail := "the master asks it to step down"
 		if ev.NewLeader != "" {
 			detail += " in favour of " + ev.NewLeader
 		}
-		t.row(m.Time, m.Timed, p.Peer, p.Term, "master step down", func() string { return detail }, from)
+		t.row(m.Time, m.Timed, p.Peer, p.Term, "master step down", func() string { return detail }, from.pos())
 		return st
 	}
 	notLeader := strings.Contains(ev.Error, "NOT_THE_LEADER")
 	if !ev.SteppedDown() && !notLeader {
-		t.row(m.Time, m.Timed, p.Peer, p.Term, "master step down", func() string { return "the master's step-down failed: " + clipText(ev.Error) }, from)
+		t.row(m.Time, m.Timed, p.Peer, p.Term, "master step down", func() string { return "the master's step-down failed: " + clipText(ev.Error) }, from.pos())
 		x := t.more()
-		x.failedStepDowns = append(x.failedStepDowns, FailedStepDown{Leader: ev.Leader, Error: ev.Error, At: m.Time, Timed: m.Timed, From: from})
+		x.failedStepDowns = append(x.failedStepDowns, FailedStepDown{Leader: ev.Leader, Error: ev.Error, At: m.Time, Timed: m.Timed, From: from.keep()})
 		return st
 	}
 	// The term it stepped down from: the one it leads by its own lines,
@@ -136,7 +139,7 @@ func (r *Raft) masterStepDown(ev *yb.MasterStepDown, st Step) Step {
 		// leader leads on until its own lines say it gave up.
 		t.row(m.Time, m.Timed, p.Peer, term, "master step down", func() string {
 			return fmt.Sprintf("the master heard the step-down accepted; the leader put it off and still leads term %d", term)
-		}, from)
+		}, from.pos())
 		return st
 	}
 	if l == nil || l.Ended {
@@ -144,7 +147,7 @@ func (r *Raft) masterStepDown(ev *yb.MasterStepDown, st Step) Step {
 		if notLeader {
 			what = "the master heard it was not the leader (NOT_THE_LEADER)"
 		}
-		t.row(m.Time, m.Timed, p.Peer, term, "master step down", func() string { return what }, from)
+		t.row(m.Time, m.Timed, p.Peer, term, "master step down", func() string { return what }, from.pos())
 		return st
 	}
 	how := "stepped down at the master's request, as the master's log shows"
@@ -153,8 +156,8 @@ func (r *Raft) masterStepDown(ev *yb.MasterStepDown, st Step) Step {
 		// reached it. It gave up by then, not at the master's request.
 		how = "no longer the leader when the master asked it to step down (NOT_THE_LEADER), as the master's log shows"
 	}
-	l.finish(m.Time, from, how, masterWord)
-	t.row(m.Time, m.Timed, p.Peer, term, "leader ends", func() string { return fmt.Sprintf("no longer leader of term %d: %s", term, how) }, from)
+	l.finish(m.Time, from.keep(), how, masterWord)
+	t.row(m.Time, m.Timed, p.Peer, term, "leader ends", func() string { return fmt.Sprintf("no longer leader of term %d: %s", term, how) }, from.pos())
 	return st
 }
 

@@ -254,3 +254,28 @@ I1007 16:39:08.000000 1 raft_consensus.cc:1] T tab P c [term 4 LEADER]: Sending 
 	var nilView *ybstate.RaftView
 	assert.Nil(t, nilView.Lines())
 }
+
+// A term that goes down cites the line that raised it, as read, whether
+// that line raised the term alone (held as read) or also showed a leader
+// (held packed, shared with the leadership).
+func TestTermBackCitesRaisingLine(t *testing.T) {
+	tab, a := "82c103a376eed66c42fef924d708086e", "e77d64a2cb1217b4debc456cffecc448"
+	pre := "I1007 16:39:00.100000 1 raft_consensus.cc:1] T " + tab + " P " + a
+	for _, raise := range []string{
+		pre + " [term 7 FOLLOWER]: Advancing to term 8",
+		pre + " [term 8 LEADER]: Sending NO_OP at op 8.1",
+		pre + " [term 7 FOLLOWER]: Advancing to term 8, named by " + a,
+	} {
+		r, steps := foldRaft(t, raise+"\n"+pre+" [term 5 FOLLOWER]: Advancing to term 6\n")
+		require.Len(t, steps, 2)
+		st := steps[1]
+		require.True(t, st.TermBack, raise)
+		assert.Equal(t, int64(8), st.High)
+		assert.Equal(t, 2, st.HighFrom.Pos.Line, "the line after the header")
+		assert.Equal(t, raise, st.HighFrom.Text())
+		assert.Equal(t, raise, r.Tablet(tab).Peer(a).HighFrom.Text())
+		if strings.Contains(raise, "LEADER") {
+			assert.Equal(t, raise, r.Tablet(tab).Leadership(a, 8).Since.Text())
+		}
+	}
+}

@@ -206,6 +206,9 @@ type State struct {
 	raft    *Raft
 	configs *Configs
 	writes  map[string]*tabletWrites
+	// last is the replica Replica returned last: the rules and the state
+	// each look up an event's replica, and a replica's lines come in runs.
+	last *Replica
 }
 
 // New returns an empty state.
@@ -222,6 +225,15 @@ func (s *State) Configs() *Configs { return s.configs }
 
 // Replica returns the replica for k, creating it.
 func (s *State) Replica(k Key) *Replica {
+	if r := s.last; r != nil && r.Tablet == k.Tablet && r.Peer == k.Peer {
+		return r
+	}
+	r := s.replica(k)
+	s.last = r
+	return r
+}
+
+func (s *State) replica(k Key) *Replica {
 	if k.Tablet == "" {
 		r := s.replicas[k]
 		if r == nil {

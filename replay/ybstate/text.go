@@ -26,7 +26,10 @@ func isLowerHex(c byte) bool { return hexValue[c] < 16 }
 // found by a byte search; a walk of every byte cost a fifth of a
 // Raft-heavy log's time. A line holding a byte 0xfd or above is packed by
 // packText, or kept as it is.
-func packIDs(s, tablet, peer string) string {
+func packIDs(s, tablet, peer string) string { return packIDsWith(s, tablet, peer, nil) }
+
+// packIDsWith is packIDs reading the ids through c (nil reads them anew).
+func packIDsWith(s, tablet, peer string, c *idCache) string {
 	if len(s) == 0 || s[0] == packedMark {
 		return packText(s)
 	}
@@ -34,7 +37,7 @@ func packIDs(s, tablet, peer string) string {
 		return s
 	}
 	var raw [2][idDigits / 2]byte
-	at, n := idsAt(s, tablet, peer, &raw)
+	at, n := idsAtWith(s, tablet, peer, &raw, c)
 	if n == 0 {
 		return s
 	}
@@ -61,7 +64,12 @@ func packIDs(s, tablet, peer string) string {
 // that is not 32 lowercase hex digits, or is named nowhere apart from the
 // first, is not.
 func idsAt(s, tablet, peer string, raw *[2][idDigits / 2]byte) (at [2]int, n int) {
-	if i, ok := prefixAt(s, tablet, peer); ok && idBytes(tablet, &raw[0]) && idBytes(peer, &raw[1]) {
+	return idsAtWith(s, tablet, peer, raw, nil)
+}
+
+// idsAtWith is idsAt reading the ids through c (nil reads them anew).
+func idsAtWith(s, tablet, peer string, raw *[2][idDigits / 2]byte, c *idCache) (at [2]int, n int) {
+	if i, ok := prefixAt(s, tablet, peer); ok && c.read(0, tablet, &raw[0]) && c.read(1, peer, &raw[1]) {
 		// The glog prefix names them where a search would find them
 		// first (prefixAt): no search is needed.
 		return [2]int{i, i + idDigits + len(" P ")}, 2
@@ -140,6 +148,27 @@ var hexValue = func() (v [256]byte) {
 	}
 	return v
 }()
+
+// idCache holds the last tablet id and the last peer id read (idBytes)
+// with their bytes: a tablet's lines come in runs, and most name the
+// same few peers.
+type idCache struct {
+	id  [2]string
+	raw [2][idDigits / 2]byte
+	ok  [2]bool
+}
+
+// read is idBytes(id, out) through slot k of c (nil reads it anew).
+func (c *idCache) read(k int, id string, out *[idDigits / 2]byte) bool {
+	if c == nil {
+		return idBytes(id, out)
+	}
+	if c.id[k] != id || c.id[k] == "" {
+		c.id[k], c.ok[k] = id, idBytes(id, &c.raw[k])
+	}
+	*out = c.raw[k]
+	return c.ok[k]
+}
 
 // idBytes reads id, when it is 32 lowercase hex digits, into out.
 func idBytes(id string, out *[idDigits / 2]byte) bool {

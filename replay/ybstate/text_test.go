@@ -50,6 +50,29 @@ func TestPackIDs(t *testing.T) {
 	}
 }
 
+// An idCache gives what reading each id anew gives, whatever ids come
+// in turn, ids that are not 32 hex digits among them.
+func TestPackIDsCached(t *testing.T) {
+	tab, peer := "82c103a376eed66c42fef924d708086e", "e77d64a2cb1217b4debc456cffecc448"
+	other := "45dae660f5442afc08c06c304108ef6c"
+	pre := "I1007 16:00:00.000122 69395 raft_consensus.cc:1120] T "
+	var c idCache
+	for _, ids := range [][2]string{
+		{tab, peer}, {tab, peer}, {tab, other}, {other, peer}, {tab, strings.ToUpper(peer)},
+		{tab, strings.ToUpper(peer)}, {"", ""}, {tab, ""}, {tab, peer}, {"not an id", peer}, {tab, peer},
+	} {
+		for _, s := range []string{
+			pre + ids[0] + " P " + ids[1] + " [term 2 LEADER]: Sending NO_OP at op 2.1001",
+			pre + tab + " P " + peer + " [term 2 LEADER]: Revoked old leader " + other + " lease",
+			"a line naming " + ids[1] + " then " + ids[0],
+		} {
+			if got, want := packIDsWith(s, ids[0], ids[1], &c), packIDs(s, ids[0], ids[1]); got != want {
+				t.Errorf("%q with %q: cached %q, anew %q", s, ids, got, want)
+			}
+		}
+	}
+}
+
 // samePlaces fails t unless idsAt finds tablet and peer in s where a
 // search for each does.
 func samePlaces(t *testing.T, s, tablet, peer string) {

@@ -104,7 +104,7 @@ func (p *Pack) checkRaft(r *ybstate.Replica, e yb.Event, st ybstate.Step) {
 	if st.Tablet == "" || st.Peer == "" {
 		return
 	}
-	state := func() []string { return append(append([]string(nil), st.Replica...), st.Before.Lines()...) }
+	state := func() []string { return append(st.Replica.Lines(), st.Before.Lines()...) }
 	if st.TermBack {
 		by := ""
 		if d, ok := ybval.SubInt64(st.High, st.Term); ok {
@@ -384,7 +384,7 @@ func (p *Pack) earlyRevocations(t *ybstate.TabletRaft, leases []heldLease) {
 				rv.ByTerm, rv.By, cleared, best.term, best.holder, best.kind, best.endText(), left.Seconds(), best.from.Pos, gaveUp),
 			Evidence: ev,
 			Facts:    facts,
-			State:    append(append([]string(nil), rv.Replica...), rv.Before.Lines()...),
+			State:    append(rv.Replica.Lines(), rv.Before.Lines()...),
 		}
 		n := len(p.findings)
 		p.add(f, nil)
