@@ -3,7 +3,6 @@ package timeline_test
 import (
 	"bytes"
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -33,23 +32,8 @@ func noOp(tablet int, line int) *yb.NoOp {
 		Replica: yb.Replica{Tablet: t, Peer: peer, Term: 2, Role: "LEADER"}}, Op: ybval.OpID{Term: 2, Index: 1001}}
 }
 
-// heldAfter is the heap a builder holds after n one-line lanes.
-func heldAfter(n int) (uint64, *timeline.Builder) {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	tb := timeline.NewBuilder()
-	for i := 0; i < n; i++ {
-		tb.Add(noOp(i, i+1))
-	}
-	runtime.GC()
-	runtime.ReadMemStats(&after)
-	runtime.KeepAlive(tb)
-	if after.HeapAlloc < before.HeapAlloc {
-		return 0, tb
-	}
-	return after.HeapAlloc - before.HeapAlloc, tb
-}
+// oneLineLane is the event of lane i: one line of its own tablet.
+func oneLineLane(i int) parse.Event { return noOp(i, i+1) }
 
 // Past the builder's cap a lane costs its count, not its state: a lane
 // built costs about 1.5 KB (its labels, its peer's term and band, its
@@ -61,8 +45,8 @@ func TestFoldedLanesHoldBoundedState(t *testing.T) {
 	}
 	const cap, small, large = 1000, 30_000, 150_000
 	defer timeline.SetMaxLanes(cap)()
-	hs, _ := heldAfter(small)
-	hl, tb := heldAfter(large)
+	hs, _ := retained(small, oneLineLane)
+	hl, tb := retained(large, oneLineLane)
 	per := float64(int64(hl)-int64(hs)) / float64(large-small)
 	t.Logf("builder heap after %d lanes: %d bytes; after %d: %d bytes; %.1f bytes per lane folded", small, hs, large, hl, per)
 	if per > 128 {

@@ -35,15 +35,15 @@ func esOps(i int) parse.Event {
 	return &es.Op{Meta: m, Where: w, Op: "index", DocID: fmt.Sprintf("doc-%d", i), SeqNo: seq, Term: int64(1 + i/5000), OpTerm: -1, Done: true}
 }
 
-// retained is the heap the builder holds after adding n generated events,
-// measured after a collection with the builder alive.
-func retained(n int) (uint64, *timeline.Builder) {
+// retained is the heap the builder holds after adding the events ev makes
+// of 0 to n-1, measured after a collection with the builder alive.
+func retained(n int, ev func(i int) parse.Event) (uint64, *timeline.Builder) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	tb := timeline.NewBuilder()
 	for i := 0; i < n; i++ {
-		tb.Add(esOps(i))
+		tb.Add(ev(i))
 	}
 	runtime.GC()
 	runtime.ReadMemStats(&after)
@@ -67,10 +67,10 @@ func TestBuilderHeapIsBounded(t *testing.T) {
 	// small run is measured at a few points of that cycle.
 	var small uint64
 	for _, k := range []int{n, n * 4 / 3, n * 5 / 3} {
-		h, _ := retained(k)
+		h, _ := retained(k, esOps)
 		small = max(small, h)
 	}
-	large, tb := retained(10 * n)
+	large, tb := retained(10*n, esOps)
 	t.Logf("builder heap after %d events: %d bytes; after %d: %d bytes (%.2fx)", n, small, 10*n, large, float64(large)/float64(small))
 	if float64(large) > 1.5*float64(small) {
 		t.Errorf("builder holds %d bytes after %d events, %d after %d: want less than 1.5x", small, n, large, 10*n)
@@ -85,8 +85,8 @@ func TestBuilderHeapIsBounded(t *testing.T) {
 	// The measure sees a builder that keeps everything: without the
 	// page's budget the heap grows with the events.
 	defer timeline.SetMaxItems(1<<40 + 1)()
-	all, _ := retained(n / 10)
-	allLarge, _ := retained(n)
+	all, _ := retained(n/10, esOps)
+	allLarge, _ := retained(n, esOps)
 	t.Logf("without a budget: %d bytes after %d events, %d after %d (%.2fx)", all, n/10, allLarge, n, float64(allLarge)/float64(all))
 	if float64(allLarge) < 5*float64(all) {
 		t.Errorf("without a budget the builder held %d and %d bytes: the measure does not see growth", all, allLarge)
