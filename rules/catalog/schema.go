@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/big"
 	"regexp"
 	"slices"
@@ -99,12 +100,7 @@ func (c *schemaCompiler) compile(v any, at string) (*schemaNode, error) {
 	n := &schemaNode{minItems: -1, minLength: -1}
 	bad := func(kw string) error { return fmt.Errorf("schema.json %s/%s: not a value the checker reads", at, kw) }
 	// Keywords in sorted order, so an error names the same one each time.
-	kws := make([]string, 0, len(m))
-	for kw := range m {
-		kws = append(kws, kw)
-	}
-	slices.Sort(kws)
-	for _, kw := range kws {
+	for _, kw := range slices.Sorted(maps.Keys(m)) {
 		val := m[kw]
 		switch kw {
 		case "$schema", "$id", "title", "description":
@@ -304,13 +300,8 @@ func (n *schemaNode) check(v any, loc []string, out []schemaLeaf) []schemaLeaf {
 		default:
 			leaf("missing properties " + quoteAll(missing))
 		}
-		names := make([]string, 0, len(v))
-		for name := range v {
-			names = append(names, name)
-		}
-		slices.Sort(names)
 		var extra []string
-		for _, name := range names {
+		for _, name := range slices.Sorted(maps.Keys(v)) {
 			switch {
 			case n.props[name] != nil:
 				out = n.props[name].check(v[name], append(loc, name), out)
