@@ -238,12 +238,13 @@ func (s *State) dropTerms(tablet string, cut, live int64) (int, []int64) {
 		return 0, kept
 	}
 	n := 0
-	for k, ws := range tw.by {
+	for k, kw := range tw.by {
 		if k.term < cut {
-			n += len(ws)
+			n += len(kw.ws)
 			delete(tw.by, k)
 		}
 	}
+	tw.last, tw.lastKept = writeKey{}, nil
 	return n, kept
 }
 

@@ -164,7 +164,7 @@ type leaseTerms struct {
 func newLeaseTerms() leaseTerms { return leaseTerms{led: -1, followed: -1} }
 
 // see notes the op an entry adds.
-func (l *leaseTerms) see(it yb.Item) {
+func (l *leaseTerms) see(it *yb.Item) {
 	if !it.HasOp {
 		return
 	}
@@ -332,7 +332,7 @@ func fromEvent(e parse.Event) From {
 }
 
 // FromItem is where a dump entry was printed.
-func FromItem(src string, it yb.Item) From {
+func FromItem(src string, it *yb.Item) From {
 	return From{Pos: parse.Pos{Source: src, Line: it.Line}, text: it.Text}
 }
 
@@ -343,7 +343,7 @@ func (s *State) Apply(e parse.Event) Step { return s.ApplyEach(e, nil) }
 // ApplyEach is Apply, calling each (when not nil) before every entry of an
 // MVCC dump is folded in, so a rule can judge the entry against the
 // replica as it stood just before it.
-func (s *State) ApplyEach(e parse.Event, each func(r *Replica, from From, it yb.Item)) Step {
+func (s *State) ApplyEach(e parse.Event, each func(r *Replica, from From, it *yb.Item)) Step {
 	ye, ok := e.(yb.Event)
 	if !ok {
 		return Step{Led: -1, Term: -1, High: -1}
@@ -368,7 +368,8 @@ func (s *State) ApplyEach(e parse.Event, each func(r *Replica, from From, it yb.
 		if ev.Part == 0 {
 			r.BeginDump(ev)
 		}
-		for _, it := range ev.Items {
+		for i := range ev.Items {
+			it := &ev.Items[i]
 			from := FromItem(ev.Pos.Source, it)
 			if each != nil {
 				each(r, from, it)
@@ -447,7 +448,7 @@ func (r *Replica) BeginDump(d *yb.MvccDump) {
 
 // Gap reports whether entry it does not follow the previous one, so ops
 // may have come and gone unseen.
-func (r *Replica) Gap(it yb.Item) bool {
+func (r *Replica) Gap(it *yb.Item) bool {
 	m := r.Mvcc()
 	return m.lastItem != 0 && it.No != m.lastItem+1
 }
@@ -459,7 +460,7 @@ func (r *Replica) Gap(it yb.Item) bool {
 func (r *Replica) LeaseTerm() int64 { return r.Mvcc().lease.term(r.LeaderTerm) }
 
 // ApplyItem folds one dump entry into r.
-func (s *State) ApplyItem(r *Replica, from From, it yb.Item) {
+func (s *State) ApplyItem(r *Replica, from From, it *yb.Item) {
 	m := r.Mvcc()
 	if r.Gap(it) {
 		// Entries are missing: what was pending may have gone.
@@ -518,7 +519,7 @@ func (s *State) ApplyItem(r *Replica, from From, it yb.Item) {
 }
 
 // takeLease records the ht lease an entry shows the replica holding.
-func (s *State) takeLease(r *Replica, from From, it yb.Item) {
+func (s *State) takeLease(r *Replica, from From, it *yb.Item) {
 	if !it.HasLease || !it.Lease.Lease.Valid() || it.Lease.Lease.IsMin() {
 		return
 	}

@@ -44,14 +44,53 @@ type writeKey struct {
 // tabletWrites is one tablet's writes: per key, the lowest-ht ones, each
 // with its place in the timeline.
 type tabletWrites struct {
-	by      map[writeKey][]seqWrite
+	by      map[writeKey]*keptWrites
 	seq     int
 	dropped int
+	// last is the key of the latest write and lastKept its writes: the
+	// entries of a dump mostly share one key, so most writes skip the map.
+	last     writeKey
+	lastKept *keptWrites
+}
+
+// keptWrites is the writes kept for one key.
+type keptWrites struct {
+	ws []seqWrite
+	// hi is the index in ws of the highest hybrid time once ws is full,
+	// the write a lower one replaces: found again only on a replacement,
+	// not on every write dropped.
+	hi int
 }
 
 type seqWrite struct {
 	seq int
 	w   Write
+}
+
+// highest is the index of the first of the kept writes with the highest
+// hybrid time.
+func (kw *keptWrites) highest() int {
+	hi := 0
+	for i := range kw.ws {
+		if kw.ws[i].w.HT.Compare(kw.ws[hi].w.HT) > 0 {
+			hi = i
+		}
+	}
+	return hi
+}
+
+// kept returns the writes kept for k, made empty on first use.
+func (tw *tabletWrites) kept(k writeKey) *keptWrites {
+	if tw.lastKept != nil && tw.last == k {
+		return tw.lastKept
+	}
+	kw := tw.by[k]
+	if kw == nil {
+		kw = &keptWrites{}
+		tw.by[k] = kw
+	}
+	tw.last, tw.lastKept = k, kw
+	return kw
 }
 
 // add keeps w if it is among the lowest of its key; op, when not nil, is
@@ -60,41 +99,42 @@ type seqWrite struct {
 // write kept for the whole timeline would otherwise hold.
 func (tw *tabletWrites) add(w Write, op *ybval.OpID) {
 	tw.seq++
-	k := writeKey{w.Peer, w.Term, w.LeaderSide, w.Served}
-	ws := tw.by[k]
-	if len(ws) < maxWritesPerTerm {
-		if op != nil {
-			w.Op = op.String()
+	kw := tw.kept(writeKey{w.Peer, w.Term, w.LeaderSide, w.Served})
+	if len(kw.ws) < maxWritesPerTerm {
+		kw.ws = append(kw.ws, seqWrite{tw.seq, keep(w, op)})
+		if len(kw.ws) == maxWritesPerTerm {
+			kw.hi = kw.highest()
 		}
-		w.From.text = strings.Clone(w.From.text)
-		tw.by[k] = append(ws, seqWrite{tw.seq, w})
 		return
 	}
 	tw.dropped++
 	// Replace the highest kept when this one is lower.
-	hi := 0
-	for i := range ws {
-		if ws[i].w.HT.Compare(ws[hi].w.HT) > 0 {
-			hi = i
-		}
-	}
-	if w.HT.Compare(ws[hi].w.HT) < 0 {
-		if op != nil {
-			w.Op = op.String()
-		}
-		w.From.text = strings.Clone(w.From.text)
-		ws[hi] = seqWrite{tw.seq, w}
+	if w.HT.Compare(kw.ws[kw.hi].w.HT) < 0 {
+		kw.ws[kw.hi] = seqWrite{tw.seq, keep(w, op)}
+		kw.hi = kw.highest()
 	}
 }
 
-func (s *State) addWrite(w Write, op *ybval.OpID) {
-	tw := s.writes[w.Tablet]
-	if tw == nil {
-		tw = &tabletWrites{by: map[writeKey][]seqWrite{}}
-		s.writes[w.Tablet] = tw
+// keep is w as kept: its op id printed and its line copied.
+func keep(w Write, op *ybval.OpID) Write {
+	if op != nil {
+		w.Op = op.String()
 	}
-	tw.add(w, op)
+	w.From.text = strings.Clone(w.From.text)
+	return w
 }
+
+// writesOf is tablet's writes, made empty on first use.
+func (s *State) writesOf(tablet string) *tabletWrites {
+	tw := s.writes[tablet]
+	if tw == nil {
+		tw = &tabletWrites{by: map[writeKey]*keptWrites{}}
+		s.writes[tablet] = tw
+	}
+	return tw
+}
+
+func (s *State) addWrite(w Write, op *ybval.OpID) { s.writesOf(w.Tablet).add(w, op) }
 
 // EachLease calls f with each ht lease known for tablet (the highest
 // expiry of each term), in no order: Leases without its sorted copy, for a
@@ -112,8 +152,8 @@ func (s *State) Writes(tablet string) []Write {
 		return nil
 	}
 	var all []seqWrite
-	for _, ws := range tw.by {
-		all = append(all, ws...)
+	for _, kw := range tw.by {
+		all = append(all, kw.ws...)
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].seq < all[j].seq })
 	out := make([]Write, len(all))
@@ -158,18 +198,27 @@ func (s *State) dumpWrites(r *Replica, d *yb.MvccDump) {
 		r.Mvcc().writeLease = newLeaseTerms()
 	}
 	lt := &r.Mvcc().writeLease
-	for _, it := range d.Items {
+	// The tablet's writes are looked up once per part, not per entry.
+	var tw *tabletWrites
+	for i := range d.Items {
+		it := &d.Items[i]
 		switch it.Kind {
 		case yb.AddLeaderPending, yb.AddFollowerPending:
 			if !it.HasOp {
 				continue
 			}
 			lt.see(it)
-			s.addWrite(Write{Tablet: d.Tablet, Peer: d.Peer, Term: it.Op.Term, HT: it.HT,
+			if tw == nil {
+				tw = s.writesOf(d.Tablet)
+			}
+			tw.add(Write{Tablet: d.Tablet, Peer: d.Peer, Term: it.Op.Term, HT: it.HT,
 				LeaderSide: it.Kind == yb.AddLeaderPending, From: FromItem(d.Pos.Source, it)}, &it.Op)
 		case yb.SafeTime:
 			if term := lt.term(r.LeaderTerm); term >= 0 && it.HasLease && it.Lease.Lease.Valid() && !it.Lease.Lease.IsMin() && it.SafeTime.Valid() && !it.SafeTime.IsMin() {
-				s.addWrite(Write{Tablet: d.Tablet, Peer: d.Peer, Term: term, HT: it.SafeTime,
+				if tw == nil {
+					tw = s.writesOf(d.Tablet)
+				}
+				tw.add(Write{Tablet: d.Tablet, Peer: d.Peer, Term: term, HT: it.SafeTime,
 					LeaderSide: true, Served: true, From: FromItem(d.Pos.Source, it)}, nil)
 			}
 		}

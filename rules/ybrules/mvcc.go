@@ -26,7 +26,7 @@ func servedBounds(m *ybstate.Mvcc) []servedBound {
 }
 
 // checkItem checks one MVCC dump entry against the replica's state before it.
-func (p *Pack) checkItem(r *ybstate.Replica, d *yb.MvccDump, from ybstate.From, it yb.Item) {
+func (p *Pack) checkItem(r *ybstate.Replica, d *yb.MvccDump, from ybstate.From, it *yb.Item) {
 	m := r.Mvcc()
 	ev := cite(from)
 	gap := r.Gap(it)

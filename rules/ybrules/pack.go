@@ -134,7 +134,7 @@ func (p *Pack) Observe(e parse.Event) {
 	p.settleFatalDump(ye)
 	switch ev := ye.(type) {
 	case *yb.MvccDump:
-		p.st.ApplyEach(ev, func(r *ybstate.Replica, from ybstate.From, it yb.Item) {
+		p.st.ApplyEach(ev, func(r *ybstate.Replica, from ybstate.From, it *yb.Item) {
 			p.checkItem(r, ev, from, it)
 		})
 		p.holdFatalDump(ev, r)
