@@ -104,12 +104,27 @@ var raftOpenings = [][]byte{
 
 // raftAnywhere are the phrases raft finds anywhere in a message
 // (strings.Contains).
-var raftAnywhere = newMatcher([][]byte{
+var raftAnywhere = newMatcher(raftAnywherePhrases)
+
+var raftAnywherePhrases = [][]byte{
 	[]byte("Triggering leader "),
 	[]byte("Previous leader's lease might still be active ("),
 	[]byte("Old leader may have hybrid time lease, while adding: "),
 	[]byte("Old leader may have lease, while adding: "),
-})
+}
+
+// raftLeaderWords are what raft needs in a message that opens with
+// `Leader ` (vote and electionResult), beyond that opening.
+var raftLeaderWords = [][]byte{
+	[]byte("vote request: "),
+	[]byte(" won for term "),
+	[]byte(" lost for term "),
+	[]byte(" decision for defunct term "),
+}
+
+// raftRejecting opens the message raft reads as an update rejected for an
+// earlier term.
+var raftRejecting = []byte("Rejecting Update request from peer ")
 
 // raftMayRead reports whether raft could make an event of a message whose
 // text after its prefixes is body: whether any of its tests passes, read
@@ -128,11 +143,12 @@ func raftMayRead(body []byte) bool {
 	switch {
 	case bytes.HasPrefix(t, []byte("Leader ")):
 		// vote and electionResult.
-		if bytes.Contains(t, []byte("vote request: ")) || bytes.Contains(t, []byte(" won for term ")) ||
-			bytes.Contains(t, []byte(" lost for term ")) || bytes.Contains(t, []byte(" decision for defunct term ")) {
-			return true
+		for _, w := range raftLeaderWords {
+			if bytes.Contains(t, w) {
+				return true
+			}
 		}
-	case bytes.HasPrefix(t, []byte("Rejecting Update request from peer ")):
+	case bytes.HasPrefix(t, raftRejecting):
 		if bytes.Contains(t, []byte("for earlier term ")) {
 			return true
 		}

@@ -88,3 +88,55 @@ func TestReaderGate(t *testing.T) {
 		assert.Equal(t, want, noReader([]byte(msg)), msg)
 	}
 }
+
+// Every message raft reads passes the byte test (interesting): raft's
+// keywords are its tests' own literals, so a line it reads is never
+// dropped ahead of it. Over every YugabyteDB line in testdata and
+// ../shared, the source-derived noise and a Raft-heavy generated log.
+func TestRaftLinesAreInteresting(t *testing.T) {
+	var lines [][]byte
+	for _, p := range ybTexts(t) {
+		data, err := os.ReadFile(p)
+		require.NoError(t, err)
+		lines = append(lines, bytes.Split(data, []byte("\n"))...)
+	}
+	for _, k := range synth.YBNoise() {
+		lines = append(lines, bytes.Split(k.Lines(20, 4), []byte("\n"))...)
+	}
+	o := synth.Realistic("yb", 2<<20, 5)
+	o.RaftShare = 0.5
+	var heavy bytes.Buffer
+	require.NoError(t, synth.Write(&heavy, o))
+	lines = append(lines, bytes.Split(heavy.Bytes(), []byte("\n"))...)
+
+	d := newDecoder("gate", parse.Options{Year: 2023})
+	read := map[string]int{}
+	for _, line := range lines {
+		env := splitEnvelope(line)
+		msg := env.msg
+		rep, body := prefix(msg)
+		base := d.base(parse.Line{Pos: parse.Pos{Source: "gate", Line: 1}, Text: line}, &env, rep)
+		ev := d.raft(base, string(body))
+		if ev == nil {
+			continue
+		}
+		read[ev.Kind()]++
+		if !interesting(msg) {
+			t.Fatalf("%q: raft reads %s, and the byte test drops it", line, ev.Kind())
+		}
+	}
+	// The lines cover raft's kinds, so the test holds for each.
+	assert.GreaterOrEqual(t, len(read), 10, "kinds read: %v", read)
+}
+
+// The byte test's phrases are all 12 bytes or more: the matcher's window
+// is as long as the shortest, and a shorter one (such as "lection") makes
+// every line's scan take smaller steps.
+func TestPhrasesAreLong(t *testing.T) {
+	for _, list := range keywordLists() {
+		for _, p := range list {
+			assert.GreaterOrEqual(t, len(p), 12, "%q", p)
+		}
+	}
+	assert.GreaterOrEqual(t, phrases.min, 12)
+}

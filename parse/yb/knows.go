@@ -9,7 +9,8 @@ import "bytes"
 // header, a stack frame or glog's crash banner, and the shapes of an
 // excerpt that lost its envelope which the decoder reads: a replica
 // prefix, an MVCC dump entry, a line of the `hybrid time too low` block,
-// a phrase a reader or the alarm table wants. A line in another system's
+// a phrase a reader or the alarm table wants, or a Raft message's words
+// (raftWords). A line in another system's
 // layout (`[2023-...`, `{...`) is not YugabyteDB's whatever its words.
 func knows(text []byte) bool {
 	if _, _, ok := quickEnvelope(text); ok {
@@ -33,7 +34,7 @@ func knows(text []byte) bool {
 		tooLowDetail(msg):
 		return true
 	}
-	return interesting(env.msg) || alarmPhrases.match(env.msg)
+	return interesting(env.msg) || raftWords.match(env.msg) || alarmPhrases.match(env.msg)
 }
 
 // tooLowDetail reports whether msg has the shape of a line of the bounds

@@ -1,11 +1,25 @@
 package yb
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // raftKeywords select the Raft and lease lines raft reads. They run on
-// every line (interesting), so they are plain bytes; raft itself then
-// matches the exact wordings.
-var raftKeywords = [][]byte{
+// every line (interesting), so they are plain bytes: the literals raft's
+// own tests need, as raftMayRead reads them (each opening, each phrase
+// found anywhere, the words of a `Leader ...` line), so a line raft reads
+// holds one. Taking the tests' literals rather than shorter stems (such as
+// "lection") keeps every phrase at 12 bytes or more, and the matcher's
+// window, as long as its shortest phrase, then moves up to 10 bytes a
+// step; it also leaves out the election lines no test takes.
+var raftKeywords = slices.Concat(raftLeaderWords, raftOpenings, [][]byte{raftRejecting}, raftAnywherePhrases)
+
+// raftWords are the words of Raft's messages, read or not (an election's
+// `Term N pre-election: Requesting vote from peer X` is not): knows takes a
+// line without an envelope that holds one for YugabyteDB's. It runs only
+// on such lines, so its stems may be short.
+var raftWords = newMatcher([][]byte{
 	[]byte("Advancing to term"),
 	[]byte("Stepping down as leader"),
 	[]byte("Becoming Leader"),
@@ -25,7 +39,7 @@ var raftKeywords = [][]byte{
 	[]byte("Log matching property violated"),
 	[]byte("Rejecting Update request"),
 	[]byte("Updating active role"),
-}
+})
 
 // maxRaftText bounds how much of a message raft looks at: Raft lines carry
 // their facts in the first few hundred bytes, and a config dump after them
