@@ -163,8 +163,15 @@ func skip(text []byte) bool {
 	return skipRead(name, msg, text[0])
 }
 
-// skipOther is skip for a line quickEnvelope does not read.
+// skipOther is skip for a line quickEnvelope does not read. A line that
+// opens with '[' (log4j's `[2023-...][INFO]`, a bracketed prefix) has no
+// indentation, runner prefix, quote mark, level or line number before
+// it, so splitEnvelopeAll finds no clock in it: it is not read here,
+// which spares every line of an Elasticsearch log that reading.
 func skipOther(text []byte) bool {
+	if len(text) > 0 && text[0] == '[' {
+		return false
+	}
 	env := splitEnvelopeAll(text)
 	if !env.hasClock || len(env.file) == 0 {
 		return false

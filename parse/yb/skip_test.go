@@ -265,3 +265,49 @@ func afterPrefixRef(msg []byte) []byte {
 		}
 	}
 }
+
+// skipOther takes no line that opens with '[' without reading it: no
+// such line has a glog clock as splitEnvelopeAll reads it, so reading
+// would say the same. Over every YugabyteDB line and Elasticsearch line
+// in testdata and ../shared, each also behind a '['.
+func TestSkipOtherBracket(t *testing.T) {
+	files := ybTexts(t)
+	for _, root := range []string{"../../testdata/es", "../../testdata/corpus/es"} {
+		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				files = append(files, p)
+			}
+			return nil
+		})
+	}
+	seen := 0
+	for _, p := range files {
+		data, err := os.ReadFile(p)
+		require.NoError(t, err)
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			for _, l := range [][]byte{line, append([]byte("["), line...)} {
+				if len(l) == 0 || l[0] != '[' {
+					continue
+				}
+				seen++
+				env := splitEnvelopeAll(l)
+				require.False(t, env.hasClock, "%s: %q", p, l)
+				require.False(t, skipOther(l), "%s: %q", p, l)
+			}
+		}
+	}
+	assert.Greater(t, seen, 1000)
+}
+
+// FuzzSkipOtherBracket holds the same for any line that opens with '['.
+func FuzzSkipOtherBracket(f *testing.F) {
+	f.Add([]byte("2023-10-07T16:39:00,100][TRACE][o.e.i.s.IndexShard] [node-1] [idx][0] index [1]"))
+	f.Add([]byte("1] I1007 16:39:00.100000  5100 raft_consensus.cc:1] T t P p: Becoming Leader"))
+	f.Add([]byte(" 12 | F1007 16:39:00.100000  5100 mvcc.cc:395] x"))
+	f.Fuzz(func(t *testing.T, rest []byte) {
+		l := append([]byte("["), rest...)
+		if splitEnvelopeAll(l).hasClock {
+			t.Fatalf("%q: splitEnvelopeAll finds a clock", l)
+		}
+	})
+}
