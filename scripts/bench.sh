@@ -15,10 +15,10 @@
 #   es-200MiB                   Elasticsearch TRACE log
 #
 # BASE=path/to/other/logsleuth also times that binary on each input, so a
-# change is measured against its baseline in the same run. Each command runs
-# three times after a warm-up read; the best wall time and the best CPU
-# time (user+system) count, and the peak RSS is the highest of the runs
-# (GNU time, /usr/bin/time). BENCH_DIR=DIR keeps the generated inputs
+# change is measured against its baseline in the same run, the two taking
+# turns. Each command runs three times after a warm-up read; the best wall
+# time and the best CPU time (user+system) count, and the peak RSS is the
+# highest of the runs (GNU time, /usr/bin/time). BENCH_DIR=DIR keeps the generated inputs
 # there, to be reused; an input may be a symbolic link.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -54,53 +54,64 @@ literal() {
   esac
 }
 
-# run CMD...: prints "seconds peak-kB cpu-seconds" for the best of three
-# runs (the least wall time and the least user+system CPU time, which is
-# the steadier of the two on a shared host).
-run() {
-  local best="" cpu="" rss=0 t m u s
-  for _ in 1 2 3; do
-    # Output goes to a file: GNU grep stops at the first match when its
-    # output is /dev/null, which would time nothing.
-    /usr/bin/time -f "T %e %M %U %S" -o "$own/time.txt" "$@" > "$own/out.txt" 2>/dev/null || true
-    # time writes a status line first when the command fails or is killed.
-    read -r _ t m u s < <(grep '^T ' "$own/time.txt" | tail -1)
-    if [ -z "${s:-}" ]; then
-      echo "bench: no timing for: $*" >&2
-      continue
-    fi
-    best=$(awk -v a="$t" -v b="$best" 'BEGIN{ if (b=="" || a<b) print a; else print b }')
-    cpu=$(awk -v a="$u" -v c="$s" -v b="$cpu" 'BEGIN{ x=a+c; if (b=="" || x<b) print x; else print b }')
-    if [ "$m" -gt "$rss" ]; then rss=$m; fi
-  done
-  echo "${best:-0} $rss ${cpu:-0}"
+# once NAME CMD...: runs CMD once and keeps, under NAME, the least wall
+# time and the least user+system CPU time so far (the steadier of the two
+# on a shared host) and the highest peak RSS; its output goes to
+# $own/out-NAME.txt. best NAME prints "seconds peak-kB cpu-seconds".
+declare -A best_t best_c best_m
+once() {
+  local name=$1 t m u s
+  shift
+  # Output goes to a file: GNU grep stops at the first match when its
+  # output is /dev/null, which would time nothing.
+  /usr/bin/time -f "T %e %M %U %S" -o "$own/time.txt" "$@" > "$own/out-$name.txt" 2>/dev/null || true
+  # time writes a status line first when the command fails or is killed.
+  read -r _ t m u s < <(grep '^T ' "$own/time.txt" | tail -1)
+  if [ -z "${s:-}" ]; then
+    echo "bench: no timing for: $*" >&2
+    return
+  fi
+  best_t[$name]=$(awk -v a="$t" -v b="${best_t[$name]:-}" 'BEGIN{ if (b=="" || a<b) print a; else print b }')
+  best_c[$name]=$(awk -v a="$u" -v c="$s" -v b="${best_c[$name]:-}" 'BEGIN{ x=a+c; if (b=="" || x<b) print x; else print b }')
+  if [ "$m" -gt "${best_m[$name]:-0}" ]; then best_m[$name]=$m; fi
 }
+best() { echo "${best_t[$1]:-0} ${best_m[$1]:-0} ${best_c[$1]:-0}"; }
 
 printf '%s, %d cores\n' "$(go version | cut -d' ' -f3)" "$(nproc)"
 command -v rg > /dev/null || echo "bench: rg not found, so no rg/ls column (Debian: apt-get install ripgrep)" >&2
 printf '%-13s %9s %10s %8s %9s %9s %9s %8s %9s' input MiB logsleuth CPU-s MB/s grep/ls grepCPU/ls RSS-MiB events
 command -v rg > /dev/null && printf ' %7s' rg/ls
-[ -n "${BASE:-}" ] && printf ' %9s %8s %8s' base base/ls baseRSS
+[ -n "${BASE:-}" ] && printf ' %9s %8s %9s %9s %8s' base base/ls baseCPU-s bCPU/lsCPU baseRSS
 printf '\n'
 for in in "${inputs[@]}"; do
   log="$work/$in.log"
   [ -f "$log" ] || gen "$in" "$log"
   bytes=$(stat -L -c %s "$log")
   cat "$log" > /dev/null # warm the page cache
-  read -r ls_t ls_m ls_c < <(run "$bin" analyze --fail-on none "$log")
-  events=$(grep -o '[0-9]* events' "$own/out.txt" | tail -1 | cut -d' ' -f1)
-  read -r grep_t _ grep_c < <(run grep -c "$(literal "$in")" "$log")
+  best_t=() best_c=() best_m=()
+  # logsleuth and the base build take turns, so a change in the host's
+  # load weighs on both; grep and rg run three times each after them.
+  for _ in 1 2 3; do
+    once ls "$bin" analyze --fail-on none "$log"
+    [ -z "${BASE:-}" ] || once base "$BASE" analyze --fail-on none "$log"
+  done
+  for _ in 1 2 3; do once grep grep -c "$(literal "$in")" "$log"; done
+  read -r ls_t ls_m ls_c < <(best ls)
+  events=$(grep -o '[0-9]* events' "$own/out-ls.txt" | tail -1 | cut -d' ' -f1)
+  read -r grep_t _ grep_c < <(best grep)
   printf '%-13s %9.0f %9.2fs %7.2fs %9.0f %9.3f %9.3f %8.0f %9s' "$in" "$(awk -v b="$bytes" 'BEGIN{print b/1048576}')" "$ls_t" "$ls_c" \
     "$(awk -v b="$bytes" -v t="$ls_t" 'BEGIN{print b/t/1e6}')" "$(awk -v g="$grep_t" -v t="$ls_t" 'BEGIN{print g/t}')" \
     "$(awk -v g="$grep_c" -v t="$ls_c" 'BEGIN{ if (t > 0) print g/t; else print 0 }')" \
     "$(awk -v m="$ls_m" 'BEGIN{print m/1024}')" "${events:-?}"
   if command -v rg > /dev/null; then
-    read -r rg_t _ _ < <(run rg -c "$(literal "$in")" "$log")
+    for _ in 1 2 3; do once rg rg -c "$(literal "$in")" "$log"; done
+    read -r rg_t _ _ < <(best rg)
     printf ' %7.3f' "$(awk -v g="$rg_t" -v t="$ls_t" 'BEGIN{print g/t}')"
   fi
   if [ -n "${BASE:-}" ]; then
-    read -r b_t b_m _ < <(run "$BASE" analyze --fail-on none "$log")
-    printf ' %8.2fs %8.2f %8.0f' "$b_t" "$(awk -v b="$b_t" -v t="$ls_t" 'BEGIN{print b/t}')" "$(awk -v m="$b_m" 'BEGIN{print m/1024}')"
+    read -r b_t b_m b_c < <(best base)
+    printf ' %8.2fs %8.2f %8.2fs %9.2f %8.0f' "$b_t" "$(awk -v b="$b_t" -v t="$ls_t" 'BEGIN{print b/t}')" \
+      "$b_c" "$(awk -v b="$b_c" -v t="$ls_c" 'BEGIN{ if (t > 0) print b/t; else print 0 }')" "$(awk -v m="$b_m" 'BEGIN{print m/1024}')"
   fi
   case "$in" in
     es-*) printf '   %s index op lines/s' "$(awk -v n="$(grep -c '\] index \[' "$log")" -v t="$ls_t" 'BEGIN{printf "%.0f", n/t}')" ;;
