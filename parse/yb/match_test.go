@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 )
 
 // contains is what the matcher must answer: does s hold one of the
@@ -73,4 +75,61 @@ func FuzzMatcher(f *testing.F) {
 			t.Fatalf("raftAnywhere.matchString(%q) = %v, Contains says %v", s, got, anywhere)
 		}
 	})
+}
+
+// Every matcher of the package agrees with bytes.Contains over its own
+// phrases: the long keyword lists, the alarm phrases (some 250, the
+// table's fullest) and raftWords, whose stems are as short as 7 bytes.
+// The texts are phrases cut and spliced into words of log text, so that
+// windows end in the blocks phrases share.
+func TestEveryMatcherAgreesWithContains(t *testing.T) {
+	for name, m := range map[string]*matcher{
+		"phrases": phrases, "alarmPhrases": alarmPhrases, "raftWords": raftWords, "otherWords": otherWords,
+		"rbsWords": rbsWords, "mvccWords": mvccWords, "raftAnywhere": raftAnywhere,
+	} {
+		var all [][]byte
+		for _, c := range m.cands {
+			all = append(all, c...)
+		}
+		holds := func(s []byte) bool {
+			for _, p := range all {
+				if bytes.Contains(s, p) {
+					return true
+				}
+			}
+			return false
+		}
+		rng := rand.New(rand.NewPCG(3, uint64(len(all))))
+		words := [][]byte{[]byte(" the "), []byte("ing "), []byte("tion"), []byte("ter"), []byte(": "), []byte("T t P p ")}
+		matched := 0
+		for i := 0; i < 5000; i++ {
+			var s []byte
+			for len(s) < 160 {
+				switch p := all[rng.IntN(len(all))]; rng.IntN(8) {
+				case 0:
+					s = append(s, p...)
+				case 1, 2, 3:
+					a := rng.IntN(len(p))
+					s = append(s, p[a:a+rng.IntN(len(p)-a)+1]...)
+				default:
+					s = append(s, words[rng.IntN(len(words))]...)
+				}
+			}
+			want := holds(s)
+			if want {
+				matched++
+			}
+			if got := m.match(s); got != want {
+				t.Fatalf("%s.match(%q) = %v, Contains says %v", name, s, got, want)
+			}
+			if got := m.matchString(string(s)); got != want {
+				t.Fatalf("%s.matchString(%q) = %v, Contains says %v", name, s, got, want)
+			}
+		}
+		assert.Greater(t, matched, 100, name)
+		for _, p := range all {
+			assert.True(t, m.match(p), "%s: %q", name, p)
+			assert.True(t, m.match(append([]byte("xxx "), p...)), "%s: %q", name, p)
+		}
+	}
 }
