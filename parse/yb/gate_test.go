@@ -45,7 +45,10 @@ func readerGateHolds(t *testing.T, line []byte) {
 	}
 }
 
-func TestReaderGate(t *testing.T) {
+// gateLines are the lines the gate tests read: every YugabyteDB line in
+// testdata and ../shared, and the source-derived noise kinds.
+func gateLines(t *testing.T) [][]byte {
+	t.Helper()
 	var lines [][]byte
 	for _, p := range ybTexts(t) {
 		data, err := os.ReadFile(p)
@@ -55,6 +58,11 @@ func TestReaderGate(t *testing.T) {
 	for _, k := range synth.YBNoise() {
 		lines = append(lines, bytes.Split(k.Lines(20, 4), []byte("\n"))...)
 	}
+	return lines
+}
+
+func TestReaderGate(t *testing.T) {
+	lines := gateLines(t)
 	none := 0
 	for _, l := range lines {
 		readerGateHolds(t, l)
@@ -94,15 +102,7 @@ func TestReaderGate(t *testing.T) {
 // dropped ahead of it. Over every YugabyteDB line in testdata and
 // ../shared, the source-derived noise and a Raft-heavy generated log.
 func TestRaftLinesAreInteresting(t *testing.T) {
-	var lines [][]byte
-	for _, p := range ybTexts(t) {
-		data, err := os.ReadFile(p)
-		require.NoError(t, err)
-		lines = append(lines, bytes.Split(data, []byte("\n"))...)
-	}
-	for _, k := range synth.YBNoise() {
-		lines = append(lines, bytes.Split(k.Lines(20, 4), []byte("\n"))...)
-	}
+	lines := gateLines(t)
 	o := synth.Realistic("yb", 2<<20, 5)
 	o.RaftShare = 0.5
 	var heavy bytes.Buffer
