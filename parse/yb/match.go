@@ -80,16 +80,75 @@ func (m *matcher) match(s []byte) bool { return matchIn(m, s) }
 func (m *matcher) matchString(s string) bool { return matchIn(m, s) }
 
 // matchIn is match and matchString.
+//
+// A step of the window waits on the one before it: the block's bytes
+// are loaded and hashed, its shift is loaded, and only then is the next
+// block known, so one window sliding along a line runs at the speed of
+// that chain, not of the processor. A line long enough to hold two
+// windows' chains of several steps is cut in two at mid: one window
+// tests the windows that end before mid, the other those that end at mid
+// or after, and their steps alternate, so each one's loads run while the
+// other's are waited on. The windows tested are the same as one chain's.
 func matchIn[T string | []byte](m *matcher, s T) bool {
-	// Most blocks hold no phrase's bytes and move the window its whole
-	// shift (top): the block after such a move is hashed before the
-	// first's shift is known, so the two table reads overlap instead of
-	// each waiting on the one before. The windows tested are the same.
+	n := len(s)
+	if n < twoChains {
+		return matchFrom(m, s, m.min-1, n)
+	}
+	mid := (m.min - 1 + n) / 2
+	a, b := m.min-1, mid
+	// The two windows' steps, written out: as a function the step is
+	// not inlined, and the calls cost more than the overlap saves. Each
+	// is matchFrom's, its whole shift's lookahead included, while that
+	// shift stays in its half; the rest of each half is matchFrom's.
 	top := m.min - 2
-	for end := m.min - 1; end < len(s); {
+	for a+top < mid && b+top < n {
+		ha, hb := blockHash(s, a), blockHash(s, b)
+		sa, sb := int(m.shift[ha]), int(m.shift[hb])
+		if sa == top {
+			a += top
+			ha = blockHash(s, a)
+			sa = int(m.shift[ha])
+		}
+		if sa > 0 {
+			a += sa
+		} else {
+			if endsAt(m, s, a, ha) {
+				return true
+			}
+			a++
+		}
+		if sb == top {
+			b += top
+			hb = blockHash(s, b)
+			sb = int(m.shift[hb])
+		}
+		if sb > 0 {
+			b += sb
+		} else {
+			if endsAt(m, s, b, hb) {
+				return true
+			}
+			b++
+		}
+	}
+	return matchFrom(m, s, a, mid) || matchFrom(m, s, b, n)
+}
+
+// twoChains is the shortest text matchIn cuts in two: shorter ones take
+// few steps, fewer than the cut's own cost saves.
+const twoChains = 64
+
+// matchFrom reports whether a phrase's window ends at end or after, and
+// before limit, in s: one chain of steps. Most blocks hold no phrase's
+// bytes and move the window its whole shift (top): the block after such
+// a move is hashed before the first's shift is known, so the two table
+// reads overlap instead of each waiting on the one before.
+func matchFrom[T string | []byte](m *matcher, s T, end, limit int) bool {
+	top := m.min - 2
+	for end < limit {
 		h := blockHash(s, end)
 		sh := int(m.shift[h])
-		if next := end + top; sh == top && next < len(s) {
+		if next := end + top; sh == top && next < limit {
 			h2 := blockHash(s, next)
 			if sh2 := int(m.shift[h2]); sh2 > 0 {
 				end = next + sh2
@@ -101,15 +160,24 @@ func matchIn[T string | []byte](m *matcher, s T) bool {
 			end += sh
 			continue
 		}
-		word := m.has[h>>6]
-		r := int(m.rank[h>>6]) + bits.OnesCount64(word&(1<<(h&63)-1))
-		start := end - (m.min - 1)
-		for _, p := range m.cands[r] {
-			if hasPrefix(s[start:], p) {
-				return true
-			}
+		if endsAt(m, s, end, h) {
+			return true
 		}
 		end++
+	}
+	return false
+}
+
+// endsAt compares the phrases whose first min bytes end in the block at
+// end, whose hash is h and whose shift is 0, with s's window there.
+func endsAt[T string | []byte](m *matcher, s T, end int, h uint16) bool {
+	word := m.has[h>>6]
+	r := int(m.rank[h>>6]) + bits.OnesCount64(word&(1<<(h&63)-1))
+	start := end - (m.min - 1)
+	for _, p := range m.cands[r] {
+		if hasPrefix(s[start:], p) {
+			return true
+		}
 	}
 	return false
 }

@@ -133,3 +133,42 @@ func TestEveryMatcherAgreesWithContains(t *testing.T) {
 		}
 	}
 }
+
+// matchIn cuts a long text in two and runs a window over each half: a
+// phrase is found wherever it lies, the window that reads it ending
+// just before the cut, at it, just after it, or at either end of the
+// text, for every length around the one where the cut starts.
+func TestMatcherHalvesMeet(t *testing.T) {
+	for name, m := range map[string]*matcher{"phrases": phrases, "alarmPhrases": alarmPhrases, "raftWords": raftWords} {
+		for _, c := range m.cands {
+			for _, p := range c {
+				for n := max(twoChains-2, len(p)); n < 3*twoChains; n += 7 {
+					mid := (m.min - 1 + n) / 2
+					for _, end := range []int{m.min - 1, mid - 2, mid - 1, mid, mid + 1, n - 1 - (len(p) - m.min)} {
+						at := end - (m.min - 1)
+						if at < 0 || at+len(p) > n {
+							continue
+						}
+						s := bytes.Repeat([]byte{'.'}, n)
+						copy(s[at:], p)
+						if !m.match(s) || !m.matchString(string(s)) {
+							t.Fatalf("%s: %q at %d of %d bytes (cut at %d) not found", name, p, at, n, mid)
+						}
+						// One byte of the phrase changed: what is left
+						// is found only if it holds another phrase.
+						s[at+len(p)/2] = '\x01'
+						want := false
+						for _, cc := range m.cands {
+							for _, q := range cc {
+								want = want || bytes.Contains(s, q)
+							}
+						}
+						if m.match(s) != want {
+							t.Fatalf("%s: %q broken at %d of %d bytes: match says %v", name, p, at, n, !want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
