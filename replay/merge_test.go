@@ -77,3 +77,28 @@ func TestStreamEmpty(t *testing.T) {
 	Stream(nil, func(parse.Event) { n++ })
 	assert.Zero(t, n)
 }
+
+// One source's events come out as it wrote them, whatever their clocks
+// say (a clock that steps back, lines with no time), across batch
+// boundaries, as Merge gives them.
+func TestStreamOneSource(t *testing.T) {
+	base := time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, n := range []int{0, 1, batchSize - 1, batchSize, batchSize + 1, 3*batchSize + 7} {
+		var evs []parse.Event
+		for i := 0; i < n; i++ {
+			tm := base.Add(time.Duration(i%7) * time.Second) // steps back every 7 lines
+			if i%5 == 0 {
+				tm = time.Time{}
+			}
+			evs = append(evs, at("a", i+1, tm))
+		}
+		var got []parse.Event
+		Stream([]Producer{func(emit func(parse.Event)) {
+			for _, e := range evs {
+				emit(e)
+			}
+		}}, func(e parse.Event) { got = append(got, e) })
+		require.Equal(t, names(evs), names(got), "%d events", n)
+		require.Equal(t, names(Merge([][]parse.Event{evs})), names(got), "%d events", n)
+	}
+}

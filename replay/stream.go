@@ -52,6 +52,20 @@ func Stream(producers []Producer, fn func(parse.Event)) {
 			heads = append(heads, h)
 		}
 	}
+	if len(heads) == 1 {
+		// One source: its events are already in the order Merge gives.
+		h := heads[0]
+		for {
+			for _, e := range h.batch[h.idx:] {
+				fn(e)
+			}
+			b, ok := <-h.ch
+			if !ok {
+				return
+			}
+			h.batch, h.idx = b, 0
+		}
+	}
 	heap.Init(&heads)
 	for len(heads) > 0 {
 		h := heads[0]
