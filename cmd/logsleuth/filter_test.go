@@ -65,7 +65,7 @@ func TestFilterEvents(t *testing.T) {
 	} {
 		var kept []parse.Event
 		for _, e := range all {
-			if keepEvent(e, tc.opt) {
+			if keepEvent(e, &tc.opt) {
 				kept = append(kept, e)
 			}
 		}

@@ -155,7 +155,7 @@ func readFiles(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)
 						last = t
 					}
 					seen[i].note(e, &opt)
-					if keepEvent(e, opt) {
+					if keepEvent(e, &opt) {
 						noteSpeaker(res.speaks, e)
 						emit(e)
 					}
@@ -303,7 +303,7 @@ func (o readOptions) filtered() bool {
 // event under --tablet, say) is kept: its rule pack still needs it, and
 // the findings are filtered by subject afterwards. An event with no wall
 // time is kept by --since and --until.
-func keepEvent(e parse.Event, opt readOptions) bool {
+func keepEvent(e parse.Event, opt *readOptions) bool {
 	if !opt.filtered() {
 		return true
 	}

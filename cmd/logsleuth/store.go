@@ -166,7 +166,7 @@ func readStore(ios *IOStreams, args []string, opt readOptions, fn func(parse.Eve
 			}
 			src.stats, src.diags, src.err = parse.ScanNumbered(next, src.name, systems, parse.Options{Year: year, AlarmPhrases: opt.AlarmPhrases}, func(e parse.Event) {
 				src.seen.note(e, &opt)
-				if keepEvent(e, opt) {
+				if keepEvent(e, &opt) {
 					noteSpeaker(speaks, e)
 					emit(e)
 				}
