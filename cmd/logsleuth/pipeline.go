@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"sort"
 	"time"
@@ -232,16 +231,29 @@ func printSkipped(ios *IOStreams, skipped []render.Skipped) {
 
 // speakers is the set of peers and nodes a source speaks for.
 type speakers struct {
-	m map[string]bool
-	// kind and name are the last noted: a source's events are mostly
-	// its own peer's or node's, so most events find it here without
-	// the map.
-	kind, name string
+	// names holds the names noted, by kind ("peer ", "node ").
+	names map[string]map[string]bool
+	// recent are the last names noted, whatever their kind, next the
+	// slot the next one takes: a source's events name its own peer or
+	// node, and a test cluster's log its few nodes in turn, so most
+	// events find theirs here without the map.
+	recent [4]struct{ kind, name string }
+	next   int
 }
 
-func newSpeakers() *speakers { return &speakers{m: map[string]bool{}} }
+func newSpeakers() *speakers { return &speakers{names: map[string]map[string]bool{}} }
 
-func (s *speakers) sorted() []string { return slices.Sorted(maps.Keys(s.m)) }
+// sorted lists kind+name of every name noted, sorted.
+func (s *speakers) sorted() []string {
+	var out []string
+	for kind, m := range s.names {
+		for name := range m {
+			out = append(out, kind+name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
 
 // noteSpeaker records the peer or node a source speaks for. A config or
 // remote bootstrap line may be about another replica (a leader evicting a
@@ -265,20 +277,25 @@ func noteSpeaker(into *speakers, e parse.Event) {
 	}
 }
 
-// note adds kind+name to the set. It runs for every event: the lookup
-// builds its key in a buffer on the stack (a concatenation longer than
-// 32 bytes, as "peer " and a 32-digit UUID are, would allocate), so
-// only a name's first sighting costs a string.
+// note adds kind+name to the set. It runs for every event, so a name
+// noted lately is found among the recent ones, and the set is looked up
+// by the name itself: only a name's first sighting costs a string.
 func (s *speakers) note(kind, name string) {
-	if name == s.name && kind == s.kind {
-		return
+	for i := range s.recent {
+		if r := &s.recent[i]; r.name == name && r.kind == kind {
+			return
+		}
 	}
-	var buf [64]byte
-	key := append(append(buf[:0], kind...), name...)
-	if !s.m[string(key)] {
-		s.m[string(key)] = true
+	m := s.names[kind]
+	if m == nil {
+		m = map[string]bool{}
+		s.names[kind] = m
 	}
-	s.kind, s.name = kind, name
+	if !m[name] {
+		m[name] = true
+	}
+	s.recent[s.next] = struct{ kind, name string }{kind, name}
+	s.next = (s.next + 1) % len(s.recent)
 }
 
 // subjectOf is implemented by events that name a YugabyteDB tablet

@@ -1,17 +1,19 @@
 package main
 
 import (
+	"fmt"
+	"slices"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 
 	"github.com/logsleuth/logsleuth/parse"
 )
 
-// note keeps kind+name, and a name seen before costs no allocation even
-// when the key is longer than the 32 bytes a concatenation builds on
-// the stack.
-// The last name noted is remembered beside the set: a name noted again
-// after another is still one entry, and one after a name of the other
-// kind is still kept.
+// note keeps kind+name, and a name seen before costs no allocation, a
+// 32-digit peer id included. The last names noted are remembered beside
+// the set: a name noted again after another is still one entry, and one
+// after a name of the other kind is still kept.
 func TestNoteKeysAndDoesNotAllocate(t *testing.T) {
 	into := newSpeakers()
 	peer := "0123456789abcdef0123456789abcdef"
@@ -32,6 +34,27 @@ func TestNoteKeysAndDoesNotAllocate(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { into.note("peer ", flip[i%2]); i++ }); n != 0 {
 		t.Errorf("%v allocations per sighting of a known peer", n)
 	}
+}
+
+// More names in turn than note remembers lately (a cluster's nodes, a
+// tablet's peers on several kinds) are each kept once, and the set is the
+// same whatever order they came in.
+func TestNoteManyNamesInTurn(t *testing.T) {
+	into := newSpeakers()
+	var want []string
+	for round := 0; round < 3; round++ {
+		for i := 0; i < 9; i++ {
+			kind := []string{"node ", "peer "}[i%2]
+			name := fmt.Sprintf("n%d", i%7)
+			into.note(kind, name)
+			if round == 0 && !slices.Contains(want, kind+name) {
+				want = append(want, kind+name)
+			}
+		}
+	}
+	slices.Sort(want)
+	assert.Equal(t, want, into.sorted())
+	assert.Len(t, want, 9) // n0..n6 as either kind: n0 and n1 twice
 }
 
 type kindEvent struct {
