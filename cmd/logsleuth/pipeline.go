@@ -237,9 +237,12 @@ type speakers struct {
 	// slot the next one takes: a source's events name its own peer or
 	// node, and a test cluster's log its few nodes in turn, so most
 	// events find theirs here without the map.
-	recent [4]struct{ kind, name string }
+	recent [4]speaker
 	next   int
 }
+
+// speaker is a name noted and its kind.
+type speaker struct{ kind, name string }
 
 func newSpeakers() *speakers { return &speakers{names: map[string]map[string]bool{}} }
 
@@ -279,7 +282,8 @@ func noteSpeaker(into *speakers, e parse.Event) {
 
 // note adds kind+name to the set. It runs for every event, so a name
 // noted lately is found among the recent ones, and the set is looked up
-// by the name itself: only a name's first sighting costs a string.
+// by the name itself, with no key to build: only a name's first sighting
+// adds to a map.
 func (s *speakers) note(kind, name string) {
 	for i := range s.recent {
 		if r := &s.recent[i]; r.name == name && r.kind == kind {
@@ -294,7 +298,7 @@ func (s *speakers) note(kind, name string) {
 	if !m[name] {
 		m[name] = true
 	}
-	s.recent[s.next] = struct{ kind, name string }{kind, name}
+	s.recent[s.next] = speaker{kind, name}
 	s.next = (s.next + 1) % len(s.recent)
 }
 
