@@ -142,6 +142,8 @@ var fastSeeds = []string{
 	"{ physical: 99999999999999999999 logical: 99999 }", "{ physical:  1 }", "{ physical: 1 logical: }",
 	"{ physical: 1 }x", "{ physical: 0001 }", "{ physical: 1 logical: 2 logical: 3 }", "{ physical: -1 }",
 	"{ physical: 1.5 }", "{ physical: }", "{ physical: 1", "<max>",
+	"{ days: 18353 time: 15:39:58.902044 }", "{ days: 18512 time: 12:14:35.813689 logical: 4095 }",
+	"{ days: 52125041 time: 00:00:00 }", "{ days: 1 time: 00:00:00.1234567 }",
 }
 
 // The fast path reads exactly what the grammar reads, range checks
