@@ -11,6 +11,8 @@
 #                               founding incident)
 #   yb-raft50                   256 MiB with half the lines Raft/lease lines
 #   yb-dump1M                   one `Recent 1000000 MVCC operations` dump
+#   yb-dump1M-days              the same with its hybrid times as a test
+#                               build prints them ({ days: D time: ... })
 #   yb-tablets1M                1,000,000 tablets, one line each
 #   es-200MiB                   Elasticsearch TRACE log
 #
@@ -31,7 +33,7 @@ bin="$own/logsleuth"
 go build -o "$bin" ./cmd/logsleuth
 go build -o "$own/synthlog" ./cmd/synthlog
 inputs=("$@")
-[ ${#inputs[@]} -gt 0 ] || inputs=(yb-256MiB yb-1GiB yb-2GiB yb-raft50 yb-dump1M yb-tablets1M es-200MiB)
+[ ${#inputs[@]} -gt 0 ] || inputs=(yb-256MiB yb-1GiB yb-2GiB yb-raft50 yb-dump1M yb-dump1M-days yb-tablets1M es-200MiB)
 
 gen() { # gen INPUT FILE
   local s="$own/synthlog -seed 7"
@@ -41,6 +43,7 @@ gen() { # gen INPUT FILE
     yb-2GiB) $s -size 2GiB ;;
     yb-raft50) $s -size 256MiB -raft 0.5 ;;
     yb-dump1M) $s -system yb-dump -dump-entries 1000000 ;;
+    yb-dump1M-days) $s -system yb-dump -dump-entries 1000000 -days ;;
     yb-tablets1M) $s -system yb-tablets -tablets 1000000 ;;
     es-200MiB) $s -system es -size 200MiB ;;
     *) echo "unknown input $1" >&2; exit 3 ;;
@@ -79,7 +82,7 @@ best() { echo "${best_t[$1]:-0} ${best_m[$1]:-0} ${best_c[$1]:-0}"; }
 
 printf '%s, %d cores\n' "$(go version | cut -d' ' -f3)" "$(nproc)"
 command -v rg > /dev/null || echo "bench: rg not found, so no rg/ls column (Debian: apt-get install ripgrep)" >&2
-printf '%-13s %9s %10s %8s %9s %9s %9s %8s %9s' input MiB logsleuth CPU-s MB/s grep/ls grepCPU/ls RSS-MiB events
+printf '%-14s %9s %10s %8s %9s %9s %9s %8s %9s' input MiB logsleuth CPU-s MB/s grep/ls grepCPU/ls RSS-MiB events
 command -v rg > /dev/null && printf ' %7s' rg/ls
 [ -n "${BASE:-}" ] && printf ' %9s %8s %9s %9s %8s' base base/ls baseCPU-s bCPU/lsCPU baseRSS
 printf '\n'
@@ -99,7 +102,7 @@ for in in "${inputs[@]}"; do
   read -r ls_t ls_m ls_c < <(best ls)
   events=$(grep -o '[0-9]* events' "$own/out-ls.txt" | tail -1 | cut -d' ' -f1)
   read -r grep_t _ grep_c < <(best grep)
-  printf '%-13s %9.0f %9.2fs %7.2fs %9.0f %9.3f %9.3f %8.0f %9s' "$in" "$(awk -v b="$bytes" 'BEGIN{print b/1048576}')" "$ls_t" "$ls_c" \
+  printf '%-14s %9.0f %9.2fs %7.2fs %9.0f %9.3f %9.3f %8.0f %9s' "$in" "$(awk -v b="$bytes" 'BEGIN{print b/1048576}')" "$ls_t" "$ls_c" \
     "$(awk -v b="$bytes" -v t="$ls_t" 'BEGIN{print b/t/1e6}')" "$(awk -v g="$grep_t" -v t="$ls_t" 'BEGIN{print g/t}')" \
     "$(awk -v g="$grep_c" -v t="$ls_c" 'BEGIN{ if (t > 0) print g/t; else print 0 }')" \
     "$(awk -v m="$ls_m" 'BEGIN{print m/1024}')" "${events:-?}"

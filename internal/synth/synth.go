@@ -42,6 +42,10 @@ type Options struct {
 	// DumpEntries is the number of entries in each incident's `Recent N
 	// MVCC operations` dump (4 when zero, the founding incident's own).
 	DumpEntries int
+	// DaysForm prints the incident's hybrid times, in its dump and its
+	// FATAL, as a YugabyteDB test build does (`{ days: D time:
+	// HH:MM:SS.ffffff }`, hybrid_time.cc) instead of `{ physical: N }`.
+	DaysForm bool
 	// ESNoise is the share of Elasticsearch lines that are not op lines
 	// (cluster state, GC, recovery chatter), 0 to 1.
 	ESNoise float64
@@ -277,20 +281,20 @@ func (g *gen) ybIncident(peers []*peer, t *tablet) error {
 	idx := int64(686819)
 	if fill := int64(entries - 4); fill > 0 {
 		idx += fill
-		ht := phys - 4*fill - 1000
+		at := phys - 4*fill - 1000
 		op := idx - fill
 		for i := int64(1); i <= fill; i++ {
 			b = strconv.AppendInt(b, i, 10)
 			switch i % 3 {
 			case 1:
 				op++
-				ht += 4
-				b = fmt.Appendf(b, ". AddLeaderPending { ht: { physical: %d } op_id: %d.%d }\n", ht, term, op)
+				at += 4
+				b = fmt.Appendf(b, ". AddLeaderPending { ht: %s op_id: %d.%d }\n", g.hybridTime(at, 0), term, op)
 			case 2:
-				b = fmt.Appendf(b, ". Replicated { ht: { physical: %d } op_id: %d.%d }\n", ht, term, op)
+				b = fmt.Appendf(b, ". Replicated { ht: %s op_id: %d.%d }\n", g.hybridTime(at, 0), term, op)
 			default:
-				ht += 4
-				b = fmt.Appendf(b, ". SafeTime { min_allowed: <min> deadline: +inf ht_lease: { time: { physical: %d } lease: { physical: %d } } safe_time: { physical: %d } }\n", ht, ht+2_000_000, ht)
+				at += 4
+				b = fmt.Appendf(b, ". SafeTime { min_allowed: <min> deadline: +inf ht_lease: { time: %s lease: %s } safe_time: %s }\n", g.hybridTime(at, 0), g.hybridTime(at+2_000_000, 0), g.hybridTime(at, 0))
 			}
 			if len(b) > 60<<10 {
 				if err := g.emit(string(b)); err != nil {
@@ -301,15 +305,32 @@ func (g *gen) ybIncident(peers []*peer, t *tablet) error {
 		}
 	}
 	n := entries - 3
-	b = fmt.Appendf(b, "%d. AddLeaderPending { ht: { physical: %d } op_id: %d.%d }\n", n, phys+100, term, idx)
-	b = fmt.Appendf(b, "%d. UpdatePropagatedSafeTimeOnLeader { ht_lease: { time: { physical: %d } lease: { physical: %d } } safe_time: { physical: %d logical: 4095 } }\n", n+1, phys+200, phys+1_200_000, phys+99)
-	b = fmt.Appendf(b, "%d. Aborted { ht: { physical: %d } op_id: %d.%d }\n", n+2, phys+100, term, idx)
-	b = fmt.Appendf(b, "%d. LastReplicatedHybridTime { last_replicated: { physical: %d } }\n", n+3, phys-5000)
-	b = fmt.Appendf(b, "New operation's hybrid time too low: { physical: %d }, op id: %d.%d\n", phys+50, term+2, idx+2)
-	b = fmt.Appendf(b, "  max_safe_time_returned_with_lease_={ safe_time: { physical: %d logical: 4095 } source: kNextInQueue }\n", phys+99)
+	b = fmt.Appendf(b, "%d. AddLeaderPending { ht: %s op_id: %d.%d }\n", n, g.hybridTime(phys+100, 0), term, idx)
+	b = fmt.Appendf(b, "%d. UpdatePropagatedSafeTimeOnLeader { ht_lease: { time: %s lease: %s } safe_time: %s }\n", n+1, g.hybridTime(phys+200, 0), g.hybridTime(phys+1_200_000, 0), g.hybridTime(phys+99, 4095))
+	b = fmt.Appendf(b, "%d. Aborted { ht: %s op_id: %d.%d }\n", n+2, g.hybridTime(phys+100, 0), term, idx)
+	b = fmt.Appendf(b, "%d. LastReplicatedHybridTime { last_replicated: %s }\n", n+3, g.hybridTime(phys-5000, 0))
+	b = fmt.Appendf(b, "New operation's hybrid time too low: %s, op id: %d.%d\n", g.hybridTime(phys+50, 0), term+2, idx+2)
+	b = fmt.Appendf(b, "  max_safe_time_returned_with_lease_={ safe_time: %s source: kNextInQueue }\n", g.hybridTime(phys+99, 4095))
 	b = append(b, "  !!! ht <= max_safe_time_returned_with_lease_.safe_time=1\n"...)
 	b = fmt.Appendf(b, "  ht.PhysicalDiff(max_safe_time_returned_with_lease_.safe_time)=%d\n  \n  queue_.size()=0\n  queue_=[]\n", -49)
 	return g.emit(string(b))
+}
+
+// hybridTime prints a hybrid time of phys microseconds since the epoch
+// as HybridTime::ToString does, in the days form when DaysForm is set.
+func (g *gen) hybridTime(phys int64, logical int) string {
+	var b []byte
+	if g.o.DaysForm {
+		const day = 86_400_000_000
+		us := phys % day
+		b = fmt.Appendf(b, "{ days: %d time: %02d:%02d:%02d.%06d", phys/day, us/3_600_000_000, us/60_000_000%60, us/1_000_000%60, us%1_000_000)
+	} else {
+		b = fmt.Appendf(b, "{ physical: %d", phys)
+	}
+	if logical != 0 {
+		b = fmt.Appendf(b, " logical: %d", logical)
+	}
+	return string(append(b, " }"...))
 }
 
 // ybDump writes a log holding one founding incident whose dump has

@@ -30,6 +30,15 @@ func BenchmarkDump1M(b *testing.B) {
 	b.ReportMetric(float64(entries)*float64(b.N)/b.Elapsed().Seconds(), "entries/s")
 }
 
+// BenchmarkDump1MDays is BenchmarkDump1M with the hybrid times printed as
+// a test build prints them (`synthlog ... -days`): `{ days: D time:
+// HH:MM:SS.ffffff }`.
+func BenchmarkDump1MDays(b *testing.B) {
+	const entries = 1_000_000
+	benchPack(b, synth.Options{System: "yb-dump", DumpEntries: entries, Seed: 7, Peers: 3, DaysForm: true}, "the dump's FATAL gave no finding")
+	b.ReportMetric(float64(entries)*float64(b.N)/b.Elapsed().Seconds(), "entries/s")
+}
+
 // benchPack writes the log o describes once, then reads it through a new
 // rule pack each iteration; an iteration whose pack finds nothing fails
 // with none.
