@@ -4,14 +4,17 @@ import (
 	"github.com/logsleuth/logsleuth/grammar/ybval"
 )
 
-// fastItem reads a dump entry's `Kind { ... }` in the exact forms mvcc.cc
-// prints the entries a long dump is made of (ops added, replicated and
-// aborted, safe times with their lease, last replicated), with hybrid
-// times as `{ physical: N[ logical: M] }` or `<min>`/`<max>`/`<invalid>`/
-// `<initial>`. It reports false for anything else, which decodeItem, the
-// participle grammar of record, then reads; where it reports true its
-// Item equals decodeItem's (FuzzFastItem holds the two to that). It reads
-// the line's bytes in place and allocates nothing: a dump of a million
+// fastItem reads a dump entry's `Kind { ... }` in the exact forms
+// mvcc.cc prints (its trace items' YB_STRUCT_TO_STRING, fields in their
+// order): every kind, with hybrid times as ybval.ReadHybridTime reads
+// them (`{ physical: N[ logical: M] }`, a test build's `{ days: D time:
+// HH:MM:SS.ffffff[ logical: M] }`, `<min>`/`<max>`/`<invalid>`/
+// `<initial>`), a lease as `{ time: HT lease: HT }` or, as older builds
+// print it, one hybrid time, and the older AddPending entry. It reports
+// false for anything else, which decodeItem, the participle grammar of
+// record, then reads; where it reports true its Item equals
+// decodeItem's (FuzzFastItem holds the two to that). It reads the
+// line's bytes in place and allocates nothing: a dump of a million
 // entries is read at the speed of the bytes, not of reflection.
 func fastItem(s []byte) (Item, bool) {
 	sp := -1
@@ -37,6 +40,28 @@ func fastItem(s []byte) (Item, bool) {
 			it.Op, ok = r.opID()
 			it.HasOp = ok
 		}
+	case AddPending:
+		// Older builds: `{ provided_ht: HT final_ht: HT }`, provided_ht
+		// <invalid> for a leader's own op.
+		ok = true
+		if r.lit(" provided_ht: ") {
+			it.Provided, ok = r.ht()
+		}
+		if ok {
+			it.HT, ok = r.field(" final_ht: ")
+		}
+		if ok && r.lit(" op_id: ") {
+			it.Op, ok = r.opID()
+			it.HasOp = ok
+		}
+	case SetLeaderOnlyMode:
+		// A bool as Format prints it.
+		switch {
+		case r.lit(" leader_only: 1"):
+			it.LeaderOnly, ok = true, true
+		case r.lit(" leader_only: 0"):
+			ok = true
+		}
 	case SetLastReplicated, SetPropagatedSafeTimeOnFollower:
 		it.HT, ok = r.field(" ht: ")
 	case LastReplicatedHybridTime:
@@ -49,6 +74,16 @@ func fastItem(s []byte) (Item, bool) {
 		if it.MinAllowed, ok = r.field(" min_allowed: "); ok && r.lit(" deadline: ") {
 			if it.Deadline, ok = r.deadline(); ok && r.lease(&it) {
 				it.SafeTime, ok = r.field(" safe_time: ")
+			} else {
+				ok = false
+			}
+		} else {
+			ok = false
+		}
+	case SafeTimeForFollower:
+		if it.MinAllowed, ok = r.field(" min_allowed: "); ok && r.lit(" deadline: ") {
+			if it.Deadline, ok = r.deadline(); ok && r.lit(" safe_time_with_source: ") {
+				it.SafeTime, it.Source, ok = r.withSource()
 			} else {
 				ok = false
 			}
@@ -84,6 +119,12 @@ func fastKind(b []byte) ItemKind {
 		return UpdatePropagatedSafeTimeOnLeader
 	case string(SafeTime):
 		return SafeTime
+	case string(AddPending):
+		return AddPending
+	case string(SetLeaderOnlyMode):
+		return SetLeaderOnlyMode
+	case string(SafeTimeForFollower):
+		return SafeTimeForFollower
 	}
 	return ""
 }
@@ -112,33 +153,11 @@ func (r *fastReader) field(key string) (ybval.HybridTime, bool) {
 }
 
 func (r *fastReader) ht() (ybval.HybridTime, bool) {
-	if r.i < len(r.s) && r.s[r.i] == '<' {
-		for _, sp := range []struct {
-			text string
-			v    ybval.Special
-		}{{"<min>", ybval.Min}, {"<max>", ybval.Max}, {"<invalid>", ybval.Invalid}, {"<initial>", ybval.Initial}} {
-			if r.lit(sp.text) {
-				return ybval.HybridTime{Special: sp.v}, true
-			}
-		}
-		return ybval.HybridTime{}, false
-	}
-	if !r.lit("{ physical: ") {
-		return ybval.HybridTime{}, false
-	}
-	p, ok := r.uint(ybval.MaxPhysical)
+	h, n, ok := ybval.ReadHybridTime(r.s[r.i:])
 	if !ok {
 		return ybval.HybridTime{}, false
 	}
-	h := ybval.HybridTime{Physical: p}
-	if r.lit(" logical: ") {
-		if h.Logical, ok = r.uint(ybval.MaxLogical); !ok {
-			return ybval.HybridTime{}, false
-		}
-	}
-	if !r.lit(" }") {
-		return ybval.HybridTime{}, false
-	}
+	r.i += n
 	return h, true
 }
 
@@ -177,10 +196,18 @@ func (r *fastReader) opID() (ybval.OpID, bool) {
 	return ybval.OpID{Term: int64(t), Index: int64(i)}, true
 }
 
-// lease reads ` ht_lease: { time: HT lease: HT }`.
+// lease reads ` ht_lease: { time: HT lease: HT }` or, as builds whose
+// lease was one hybrid time print it, ` ht_lease: HT`.
 func (r *fastReader) lease(it *Item) bool {
 	if !r.lit(" ht_lease: { time: ") {
-		return false
+		if !r.lit(" ht_lease: ") {
+			return false
+		}
+		h, ok := r.ht()
+		if ok {
+			it.Lease, it.HasLease = HTLease{Lease: h, Bare: true}, true
+		}
+		return ok
 	}
 	var ok bool
 	if it.Lease.Time, ok = r.ht(); !ok {
@@ -196,13 +223,13 @@ func (r *fastReader) lease(it *Item) bool {
 	return true
 }
 
-// deadline reads `+inf`, `-inf` or `[-]S.mmms` (exactly three decimals,
-// as MonoDelta prints).
+// deadline reads `+inf`, `-inf`, `<uninitialized>` (older builds' -inf)
+// or `[-]S.mmms` (exactly three decimals, as MonoDelta prints).
 func (r *fastReader) deadline() (ybval.Deadline, bool) {
 	if r.lit("+inf") {
 		return ybval.Deadline{Inf: 1}, true
 	}
-	if r.lit("-inf") {
+	if r.lit("-inf") || r.lit("<uninitialized>") {
 		return ybval.Deadline{Inf: -1}, true
 	}
 	save := r.i
@@ -246,4 +273,25 @@ func (r *fastReader) uintDot() (uint64, bool) {
 	}
 	r.i = j + 1
 	return n, true
+}
+
+// withSource reads `{ safe_time: HT source: kX }` (SafeTimeWithSource)
+// with one of the sources mvcc.h names.
+func (r *fastReader) withSource() (ybval.HybridTime, ybval.SafeTimeSource, bool) {
+	if !r.lit("{ safe_time: ") {
+		return ybval.HybridTime{}, "", false
+	}
+	h, ok := r.ht()
+	if !ok || !r.lit(" source: ") {
+		return ybval.HybridTime{}, "", false
+	}
+	for _, src := range [...]ybval.SafeTimeSource{ybval.SourcePropagated, ybval.SourceLastReplicated,
+		ybval.SourceNextInQueue, ybval.SourceHybridTimeLease, ybval.SourceNow, ybval.SourceUnknown} {
+		save := r.i
+		if r.lit(string(src)) && r.lit(" }") {
+			return h, src, true
+		}
+		r.i = save
+	}
+	return ybval.HybridTime{}, "", false
 }
