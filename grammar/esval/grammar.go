@@ -124,10 +124,31 @@ var (
 func ParseValue(s string) (*Value, error) { return valueParser().ParseString("", s) }
 
 // ParseSeq parses a routing-row shaped text.
-func ParseSeq(s string) (*Seq, error) { return summaryParser().ParseString("", s) }
+// The tree is fastSeq's where it reads s, the grammar's otherwise; the
+// grammar's carries token positions.
+func ParseSeq(s string) (*Seq, error) {
+	if seq, ok := fastSeq(s); ok {
+		return seq, nil
+	}
+	return parseSeqGrammar(s)
+}
+
+// parseSeqGrammar is ParseSeq by the grammar alone: the specification
+// fastSeq is held to.
+func parseSeqGrammar(s string) (*Seq, error) { return summaryParser().ParseString("", s) }
 
 // ParseNodeRow parses a node row without its leading indentation.
-func ParseNodeRow(s string) (*NodeRow, error) { return nodeParser().ParseString("", s) }
+// The tree is fastNodeRow's where it reads s, the grammar's otherwise.
+func ParseNodeRow(s string) (*NodeRow, error) {
+	if row, ok := fastNodeRow(s); ok {
+		return row, nil
+	}
+	return parseNodeRowGrammar(s)
+}
+
+// parseNodeRowGrammar is ParseNodeRow by the grammar alone: the
+// specification fastNodeRow is held to.
+func parseNodeRowGrammar(s string) (*NodeRow, error) { return nodeParser().ParseString("", s) }
 
 // EBNF returns the three grammars, so a test can pin them: they are the
 // contract with the log formats.
