@@ -27,3 +27,30 @@ func BenchmarkConfig(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkValues reads a hybrid time in a test build's days form and an
+// op id in the old brace-less form through their fast paths and through
+// the grammar alone.
+func BenchmarkValues(b *testing.B) {
+	const ht, op = "{ days: 18512 time: 12:14:35.813689 logical: 4095 }", "term: 11 index: 1337331"
+	for _, c := range []struct {
+		name string
+		in   string
+		fn   func(string) error
+	}{
+		{"ht-days", ht, func(s string) error { _, err := ParseHybridTime(s); return err }},
+		{"ht-days-grammar", ht, func(s string) error { _, err := parseHybridTimeGrammar(s); return err }},
+		{"opid-fields", op, func(s string) error { _, err := ParseOpID(s); return err }},
+		{"opid-fields-grammar", op, func(s string) error { _, err := parseOpIDGrammar(s); return err }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.in)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := c.fn(c.in); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

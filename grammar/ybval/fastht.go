@@ -141,3 +141,38 @@ func clockAt[T ~string | ~[]byte](s T, i int) (us uint64, j int, ok bool) {
 	}
 	return us, j, true
 }
+
+// fastOpID reads an op id as the logs print one, `T.I`, `{ term: T index:
+// I }` or the brace-less `term: T index: I`, with plain decimal numbers
+// of at most 18 digits (so every one fits an int64), without the
+// grammar. ok is false for anything else, which ParseOpID's grammar then
+// reads; where ok is true the op id is the grammar's (FuzzOpIDFastPath
+// holds the two together).
+func fastOpID(s string) (OpID, bool) {
+	const most = 999_999_999_999_999_999
+	if t, j, ok := plainUint(s, 0, most); ok && hasLit(s, j, ".") {
+		if i, k, ok := plainUint(s, j+1, most); ok && k == len(s) {
+			return OpID{Term: int64(t), Index: int64(i)}, true
+		}
+		return OpID{}, false
+	}
+	at, end := 0, len(s)
+	if hasLit(s, 0, "{ ") {
+		if !hasLit(s, len(s)-2, " }") {
+			return OpID{}, false
+		}
+		at, end = 2, len(s)-2
+	}
+	if !hasLit(s, at, "term: ") {
+		return OpID{}, false
+	}
+	t, j, ok := plainUint(s[:end], at+len("term: "), most)
+	if !ok || !hasLit(s, j, " index: ") {
+		return OpID{}, false
+	}
+	i, k, ok := plainUint(s[:end], j+len(" index: "), most)
+	if !ok || k != end {
+		return OpID{}, false
+	}
+	return OpID{Term: int64(t), Index: int64(i)}, true
+}

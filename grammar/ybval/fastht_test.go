@@ -93,3 +93,53 @@ func FuzzReadHybridTime(f *testing.F) {
 	}
 	f.Fuzz(checkRead)
 }
+
+// opIDSeeds are op ids as the logs print them and near misses.
+var opIDSeeds = []string{
+	"15.686817", "{ term: 4 index: 323 }", "term: 11 index: 1337331", "{ term: 0 index: 0 }", "1.6",
+	"999999999999999999.1", "9223372036854775807.1", "99999999999999999999.1", "01.5", "1.05", "-1.5",
+	"{ index: 5 term: 2 }", "{ term: 1 }", "term: 1 index: 2 }", "{ term: 1 index: 2", "{ term: -1 index: 2 }",
+	"{ term: 1 index: 2 foo: 3 }", "term: 1  index: 2", "1.2.3", "1.", ".1", "{ }", "{ term: }", "15",
+}
+
+// The three renderings of an op id are read without the grammar.
+func TestFastOpID(t *testing.T) {
+	for in, want := range map[string]OpID{
+		"15.686817":                {Term: 15, Index: 686817},
+		"{ term: 4 index: 323 }":   {Term: 4, Index: 323},
+		"term: 11 index: 1337331":  {Term: 11, Index: 1337331},
+		"{ term: 0 index: 0 }":     {},
+		"999999999999999999.12345": {Term: 999_999_999_999_999_999, Index: 12345},
+	} {
+		got, ok := fastOpID(in)
+		require.True(t, ok, in)
+		assert.Equal(t, want, got, in)
+	}
+	for _, in := range []string{"9223372036854775807.1", "01.5", "{ index: 5 term: 2 }", "{ term: -1 index: 2 }", "1.2.3", "{ term: 1 index: 2"} {
+		_, ok := fastOpID(in)
+		assert.False(t, ok, in)
+	}
+	for _, s := range opIDSeeds {
+		checkOpID(t, s)
+	}
+}
+
+// checkOpID holds fastOpID to the grammar on s.
+func checkOpID(t *testing.T, s string) {
+	t.Helper()
+	fast, ok := fastOpID(s)
+	if !ok {
+		return
+	}
+	want, err := parseOpIDGrammar(s)
+	if err != nil || want != fast {
+		t.Fatalf("%q: fast %v, grammar %v %v", s, fast, want, err)
+	}
+}
+
+func FuzzOpIDFastPath(f *testing.F) {
+	for _, s := range opIDSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(checkOpID)
+}

@@ -306,6 +306,16 @@ func (o OpID) Compare(p OpID) int {
 // ParseOpID reads `T.I`, `{ term: T index: I }` or `term: T index: I`.
 func ParseOpID(s string) (OpID, error) {
 	s = strings.TrimSpace(s)
+	if o, ok := fastOpID(s); ok {
+		return o, nil
+	}
+	return parseOpIDGrammar(s)
+}
+
+// parseOpIDGrammar is ParseOpID through the grammar alone: the
+// specification fastOpID is held to.
+func parseOpIDGrammar(s string) (OpID, error) {
+	s = strings.TrimSpace(s)
 	if !strings.HasPrefix(s, "{") && strings.Contains(s, "term") {
 		s = "{ " + s + " }"
 	}

@@ -16,15 +16,9 @@ import (
 // grammar itself, range checks included.
 func raftHT(s string) (ybval.HybridTime, error) { return ybval.ParseHybridTime(s) }
 
-// raftOpID reads `T.I` directly, any other rendering through ybval.
-func raftOpID(s string) (ybval.OpID, error) {
-	if t, rest, ok := cutUint(s); ok && len(rest) > 1 && rest[0] == '.' {
-		if i, rest, ok := cutUint(rest[1:]); ok && rest == "" && t <= 1<<62 && i <= 1<<62 {
-			return ybval.OpID{Term: int64(t), Index: int64(i)}, nil
-		}
-	}
-	return ybval.ParseOpID(s)
-}
+// raftOpID reads an op id. ybval reads the plain forms without the
+// grammar itself.
+func raftOpID(s string) (ybval.OpID, error) { return ybval.ParseOpID(s) }
 
 // raftDelta reads a MonoDelta `S.mmms` (or `-S.mmms`) directly, any other
 // rendering through ybval.
