@@ -1,6 +1,6 @@
 package yb
 
-import "encoding/binary"
+import "strings"
 
 // interner hands out one string per distinct tablet id, peer uuid, role
 // and source file a decoder reads: a busy log names a few hundred
@@ -45,17 +45,49 @@ func (in *interner) of(b []byte) string {
 	return s
 }
 
+// ofString is of for a string read out of a line: the interned copy,
+// or a copy of its own past maxInterned, never s itself, so that a
+// string the state keeps does not hold the whole line it was cut from.
+func (in *interner) ofString(s string) string {
+	if s == "" {
+		return ""
+	}
+	slot := recentSlot(s)
+	if r := in.recent[slot]; r == s {
+		return r
+	}
+	r, ok := in.m[s]
+	if !ok {
+		r = strings.Clone(s)
+		if in.m == nil {
+			in.m = map[string]string{}
+		}
+		if len(in.m) < maxInterned {
+			in.m[r] = r
+		}
+	}
+	in.recent[slot] = r
+	return r
+}
+
 // recentSlot hashes b's length and its first and last eight bytes (the
 // ids are hex digits that differ throughout) to a slot of recent.
-func recentSlot(b []byte) int {
+func recentSlot[T ~string | ~[]byte](b T) int {
 	var x uint64
 	if len(b) >= 8 {
-		x = binary.LittleEndian.Uint64(b) ^ binary.LittleEndian.Uint64(b[len(b)-8:])<<1
+		x = le64(b, 0) ^ le64(b, len(b)-8)<<1
 	} else {
-		for _, c := range b {
-			x = x<<8 | uint64(c)
+		for i := 0; i < len(b); i++ {
+			x = x<<8 | uint64(b[i])
 		}
 	}
 	x ^= uint64(len(b)) << 59
 	return int((x * 0x9e3779b97f4a7c15) >> 55) // 64 - log2(recentSlots)
+}
+
+// le64 is the little-endian uint64 at b[i:i+8].
+func le64[T ~string | ~[]byte](b T, i int) uint64 {
+	_ = b[i+7]
+	return uint64(b[i]) | uint64(b[i+1])<<8 | uint64(b[i+2])<<16 | uint64(b[i+3])<<24 |
+		uint64(b[i+4])<<32 | uint64(b[i+5])<<40 | uint64(b[i+6])<<48 | uint64(b[i+7])<<56
 }

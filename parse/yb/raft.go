@@ -49,6 +49,44 @@ const maxRaftText = 4096
 // raft reads the Raft role, term, election, vote, leadership-transfer and
 // lease lines. It returns nil for anything else.
 func (d *decoder) raft(base Base, text string) Event {
+	ev := d.raftEvent(base, text)
+	d.ownIDs(ev)
+	return ev
+}
+
+// ownIDs gives the peer uuids a Raft event names in its message (not its
+// prefix, which prefixIn reads through the interner) strings of their
+// own: cut out of the line, each would hold the whole line's text for
+// as long as the replayed state keeps the id, a lease's holder or a
+// vote's candidate per tablet.
+func (d *decoder) ownIDs(ev Event) {
+	in := &d.ids
+	switch e := ev.(type) {
+	case *LeaseRevoked:
+		if e != nil {
+			e.Holder = in.ofString(e.Holder)
+		}
+	case *Vote:
+		if e != nil {
+			e.Candidate, e.VotedFor = in.ofString(e.Candidate), in.ofString(e.VotedFor)
+		}
+	case *Transfer:
+		if e != nil {
+			e.To = in.ofString(e.To)
+		}
+	case *UpdateRejected:
+		if e != nil {
+			e.From = in.ofString(e.From)
+		}
+	case *ElectionStart:
+		if e != nil {
+			e.FailedLeader = in.ofString(e.FailedLeader)
+		}
+	}
+}
+
+// raftEvent is raft before ownIDs.
+func (d *decoder) raftEvent(base Base, text string) Event {
 	if len(text) > maxRaftText {
 		text = text[:maxRaftText]
 	}
