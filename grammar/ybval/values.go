@@ -312,10 +312,9 @@ func ParseOpID(s string) (OpID, error) {
 	return parseOpIDGrammar(s)
 }
 
-// parseOpIDGrammar is ParseOpID through the grammar alone: the
-// specification fastOpID is held to.
+// parseOpIDGrammar is ParseOpID of a trimmed s through the grammar
+// alone: the specification fastOpID is held to.
 func parseOpIDGrammar(s string) (OpID, error) {
-	s = strings.TrimSpace(s)
 	if !strings.HasPrefix(s, "{") && strings.Contains(s, "term") {
 		s = "{ " + s + " }"
 	}

@@ -1,6 +1,10 @@
 package yb
 
-import "strings"
+import (
+	"encoding/binary"
+	"strings"
+	"unsafe"
+)
 
 // interner hands out one string per distinct tablet id, peer uuid, role
 // and source file a decoder reads: a busy log names a few hundred
@@ -52,7 +56,8 @@ func (in *interner) ofString(s string) string {
 	if s == "" {
 		return ""
 	}
-	slot := recentSlot(s)
+	// recentSlot only reads the bytes.
+	slot := recentSlot(unsafe.Slice(unsafe.StringData(s), len(s)))
 	if r := in.recent[slot]; r == s {
 		return r
 	}
@@ -71,23 +76,17 @@ func (in *interner) ofString(s string) string {
 }
 
 // recentSlot hashes b's length and its first and last eight bytes (the
-// ids are hex digits that differ throughout) to a slot of recent.
-func recentSlot[T ~string | ~[]byte](b T) int {
+// ids are hex digits that differ throughout) to a slot of recent. It runs
+// for every id a line's prefix names, and is inlined into of.
+func recentSlot(b []byte) int {
 	var x uint64
 	if len(b) >= 8 {
-		x = le64(b, 0) ^ le64(b, len(b)-8)<<1
+		x = binary.LittleEndian.Uint64(b) ^ binary.LittleEndian.Uint64(b[len(b)-8:])<<1
 	} else {
-		for i := 0; i < len(b); i++ {
-			x = x<<8 | uint64(b[i])
+		for _, c := range b {
+			x = x<<8 | uint64(c)
 		}
 	}
 	x ^= uint64(len(b)) << 59
 	return int((x * 0x9e3779b97f4a7c15) >> 55) // 64 - log2(recentSlots)
-}
-
-// le64 is the little-endian uint64 at b[i:i+8].
-func le64[T ~string | ~[]byte](b T, i int) uint64 {
-	_ = b[i+7]
-	return uint64(b[i]) | uint64(b[i+1])<<8 | uint64(b[i+2])<<16 | uint64(b[i+3])<<24 |
-		uint64(b[i+4])<<32 | uint64(b[i+5])<<40 | uint64(b[i+6])<<48 | uint64(b[i+7])<<56
 }
