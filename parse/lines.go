@@ -71,6 +71,10 @@ type preparedLine struct {
 	// no is the line's number where the caller gave it (ScanNumbered),
 	// else 0: the line after the one before.
 	no int
+	// knowsAsked is set when every system's Classify test called the
+	// line foreign (Verdict.Foreign) and the worker asked the Knows tests
+	// of it; known is their answer.
+	knowsAsked, known bool
 }
 
 type chunk struct {
@@ -431,7 +435,7 @@ func (c *chunk) add(p preparedLine, ref subRef, binary, valid bool, systems []Sy
 // the line), and for a line none takes, makes its string when a Strings
 // test wants it and keeps the first note a Classify test made of it.
 func classify(p *preparedLine, systems []System) {
-	want := false
+	want, foreign := false, len(systems) > 0
 	for si, s := range systems {
 		if s.Classify != nil {
 			v := s.Classify(p.text)
@@ -440,15 +444,23 @@ func classify(p *preparedLine, systems []System) {
 				return
 			}
 			want = want || v.Str
+			foreign = foreign && v.Foreign
 			if p.note == 0 && v.Note != 0 {
 				p.note, p.noteBy = v.Note, int16(si)
 			}
 			continue
 		}
+		foreign = false
 		if s.Skip != nil && s.Skip(p.text) {
 			p.skip, p.note = int16(si), 0
 			return
 		}
+	}
+	if foreign {
+		// Most likely no system claims it: the stats' Known count then
+		// asks every Knows test, here on the worker.
+		last := -1
+		p.knowsAsked, p.known = true, knows(systems, p.text, &last)
 	}
 	if !want {
 		for _, s := range systems {

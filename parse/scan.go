@@ -119,6 +119,12 @@ type Verdict struct {
 	// Note, when not 0, is handed to the system's decoders with the line
 	// (Line.Note) if Skip is false.
 	Note uint64
+	// Foreign says the line is not in the system's own line layout (no
+	// glog envelope, no log4j record): its decoder can still claim it
+	// inside a block or as a bare excerpt, but a line every system calls
+	// foreign is most often no one's, and the worker then asks the Knows
+	// tests of it, off the goroutine that feeds the decoders.
+	Foreign bool
 }
 
 // YearTeller is implemented by decoders of logs whose timestamps print no
@@ -433,7 +439,11 @@ func scan(feed func(fn func(*chunk)) (int64, error), source string, systems []Sy
 			st.Known++
 		} else if !blank {
 			st.Unclaimed++
-			if knows(systems, p.text, &lastKnows) {
+			if p.knowsAsked {
+				if p.known {
+					st.Known++
+				}
+			} else if knows(systems, p.text, &lastKnows) {
 				st.Known++
 			}
 		}

@@ -1,6 +1,10 @@
 package es
 
-import "github.com/logsleuth/logsleuth/parse"
+import (
+	"bytes"
+
+	"github.com/logsleuth/logsleuth/parse"
+)
 
 // System.Classify runs fastShape on the reader's workers and notes
 // (parse.Verdict.Note) where the hot shape's fields are, so the decoder's
@@ -32,7 +36,22 @@ func classify(b []byte) parse.Verdict {
 	if at, l1, owned, ok := declineShape(b); ok {
 		return parse.Verdict{Note: declineNote(at, l1, owned)}
 	}
-	return parse.Verdict{Note: uint64(fastNo)}
+	return parse.Verdict{Note: uint64(fastNo), Foreign: foreignLine(b)}
+}
+
+// foreignLine reports whether b opens neither a log4j pattern record nor
+// a JSON one, nor a line of a stack trace (indented, or a cause), which
+// the decoder claims inside an exception: another program's line, most
+// often, or a bare excerpt (Verdict.Foreign).
+func foreignLine(b []byte) bool {
+	if len(b) == 0 {
+		return true
+	}
+	switch b[0] {
+	case '[', '{', ' ', '\t':
+		return false
+	}
+	return !bytes.HasPrefix(b, []byte("Caused by: ")) && !bytes.HasPrefix(b, []byte("Suppressed: "))
 }
 
 // declineNote notes what declineShape read, or returns 0 when it does not

@@ -28,7 +28,8 @@ var System = parse.System{
 func classify(text []byte) parse.Verdict {
 	f, ok := quickFields(text)
 	if !ok {
-		return parse.Verdict{Skip: skipOther(text)}
+		skip, foreign := skipOtherForeign(text)
+		return parse.Verdict{Skip: skip, Foreign: foreign}
 	}
 	name, msg, sev := text[f.name:f.colon], text[f.msg:], text[0]
 	v := parse.Verdict{Str: true}
@@ -169,14 +170,25 @@ func skip(text []byte) bool {
 // it, so splitEnvelopeAll finds no clock in it: it is not read here,
 // which spares every line of an Elasticsearch log that reading.
 func skipOther(text []byte) bool {
+	skip, _ := skipOtherForeign(text)
+	return skip
+}
+
+// skipOtherForeign is skipOther, and whether the line has no glog clock
+// in any envelope splitEnvelopeAll reads (Verdict.Foreign): the decoder
+// claims such a line only inside a block or as a bare excerpt.
+func skipOtherForeign(text []byte) (skip, foreign bool) {
 	if len(text) > 0 && text[0] == '[' {
-		return false
+		return false, true
 	}
 	env := splitEnvelopeAll(text)
-	if !env.hasClock || len(env.file) == 0 {
-		return false
+	if !env.hasClock {
+		return false, true
 	}
-	return skipRead(env.fileName(), env.msg, env.sev)
+	if len(env.file) == 0 {
+		return false, false
+	}
+	return skipRead(env.fileName(), env.msg, env.sev), false
 }
 
 // skipRead is skip for a line of a glog envelope: its file name, message
