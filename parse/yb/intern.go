@@ -2,7 +2,6 @@ package yb
 
 import (
 	"encoding/binary"
-	"strings"
 	"unsafe"
 )
 
@@ -52,27 +51,9 @@ func (in *interner) of(b []byte) string {
 // ofString is of for a string read out of a line: the interned copy,
 // or a copy of its own past maxInterned, never s itself, so that a
 // string the state keeps does not hold the whole line it was cut from.
+// of only reads the bytes it is handed and keeps copies of them.
 func (in *interner) ofString(s string) string {
-	if s == "" {
-		return ""
-	}
-	// recentSlot only reads the bytes.
-	slot := recentSlot(unsafe.Slice(unsafe.StringData(s), len(s)))
-	if r := in.recent[slot]; r == s {
-		return r
-	}
-	r, ok := in.m[s]
-	if !ok {
-		r = strings.Clone(s)
-		if in.m == nil {
-			in.m = map[string]string{}
-		}
-		if len(in.m) < maxInterned {
-			in.m[r] = r
-		}
-	}
-	in.recent[slot] = r
-	return r
+	return in.of(unsafe.Slice(unsafe.StringData(s), len(s)))
 }
 
 // recentSlot hashes b's length and its first and last eight bytes (the
