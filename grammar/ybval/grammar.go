@@ -88,20 +88,38 @@ var (
 	})
 )
 
-// ParseValue parses one complete value.
+// ParseValue parses one complete value: by fastValue where it reads s,
+// by the grammar otherwise (whose tree also carries token positions).
 func ParseValue(s string) (*Value, error) {
-	return valueParser().ParseString("", s)
+	if v, ok := fastValue(s); ok {
+		return v, nil
+	}
+	return parseValueGrammar(s)
 }
+
+// parseValueGrammar is ParseValue by the grammar alone: the specification
+// fastValue is held to.
+func parseValueGrammar(s string) (*Value, error) { return valueParser().ParseString("", s) }
 
 // ParseFields parses a brace-less run of fields.
 func ParseFields(s string) (*Fields, error) {
-	return fieldsParser().ParseString("", s)
+	if f, ok := fastFields(s); ok {
+		return f, nil
+	}
+	return parseFieldsGrammar(s)
 }
+
+func parseFieldsGrammar(s string) (*Fields, error) { return fieldsParser().ParseString("", s) }
 
 // ParseTraceItem parses the part of an MVCC dump entry after `N. `.
 func ParseTraceItem(s string) (*TraceItem, error) {
-	return itemParser().ParseString("", s)
+	if it, ok := fastTraceItem(s); ok {
+		return it, nil
+	}
+	return parseTraceItemGrammar(s)
 }
+
+func parseTraceItemGrammar(s string) (*TraceItem, error) { return itemParser().ParseString("", s) }
 
 // EBNF returns the grammar, so tests can pin it.
 func EBNF() string {

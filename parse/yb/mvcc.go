@@ -338,7 +338,9 @@ func decodeItem(s []byte) (it Item, unread []error, err error) {
 	return grammarItem(string(s))
 }
 
-// grammarItem is decodeItem by the participle grammar alone.
+// grammarItem is decodeItem from the grammar's tree (ybval.ParseTraceItem,
+// participle's or its hand-written twin's, which FuzzFastParse holds to
+// it) instead of fastItem's reading of the bytes.
 func grammarItem(s string) (it Item, unread []error, err error) {
 	ti, err := ybval.ParseTraceItem(s)
 	if err != nil {
