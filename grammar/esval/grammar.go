@@ -121,7 +121,17 @@ var (
 )
 
 // ParseValue parses one complete Java-rendered value.
-func ParseValue(s string) (*Value, error) { return valueParser().ParseString("", s) }
+// The tree is fastValue's where it reads s, the grammar's otherwise.
+func ParseValue(s string) (*Value, error) {
+	if v, ok := fastValue(s); ok {
+		return v, nil
+	}
+	return parseValueGrammar(s)
+}
+
+// parseValueGrammar is ParseValue by the grammar alone: the
+// specification fastValue is held to.
+func parseValueGrammar(s string) (*Value, error) { return valueParser().ParseString("", s) }
 
 // ParseSeq parses a routing-row shaped text.
 // The tree is fastSeq's where it reads s, the grammar's otherwise; the
