@@ -4,9 +4,13 @@
 // LocalCheckpointState{...}, the one-line shard routing summary
 // (ShardRouting.shortSummary) and the node rows of a cluster-state dump.
 //
-// Three participle grammars cover them, each built once at package level:
-// Value (Java toString output: `Name{k=v, ...}`, `{k=v}`, `name[...]`),
-// Summary (bracket-nested routing rows) and Node (brace-nested node rows).
+// Three participle grammars cover them, each built on first use: Value
+// (Java toString output: `Name{k=v, ...}`, `{k=v}`, `name[...]`), Summary
+// (bracket-nested routing rows) and Node (brace-nested node rows). They
+// are the grammars of record; hand-written readers of each (fastvalue.go,
+// fastrow.go, fastcheckpoint.go) build the same tree, or the same
+// Checkpoint, or decline and leave the text to the grammar, and a fuzz
+// target holds each to its grammar.
 // Typed decoders (CheckpointOf, CommitOf, ShortSummaryOf, NodeOf, ...) turn a
 // parse into the numbers and ids rules compare; they reject what the format
 // notes say cannot be printed, so a caller can tell a cut or foreign line
