@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/logsleuth/logsleuth/parse/es"
 	"github.com/logsleuth/logsleuth/rules"
 )
 
@@ -122,5 +123,90 @@ func BenchmarkConfirm(b *testing.B) {
 		p := randomFindings(1, 20_000)
 		b.StartTimer()
 		p.confirm()
+	}
+}
+
+// tieMissingByScan is tieMissing as a scan of every finding for each
+// missing doc (with no lost doc replayed, as in randomMissing): the
+// definition the lookup by node is held to.
+func tieMissingByScan(p *Pack) {
+	for _, m := range p.missing {
+		var cause *rules.Finding
+		n := 0
+		for _, f := range p.findings {
+			if f.Rule == UnsafeSafeCommit && f.Subject.Node == m.ev.Checked &&
+				(m.f.Subject.Index == "" || m.f.Subject.Index == f.Subject.Index) {
+				if cause == nil {
+					cause = f
+				}
+				n++
+			}
+		}
+		if cause == nil {
+			continue
+		}
+		m.f.Subject = cause.Subject
+		m.f.Evidence = dedupe(append(m.f.Evidence, cause.Evidence...))
+		m.f.Facts["tied_to"] = fmt.Sprintf("%s at %s", UnsafeSafeCommit, cause.Pos())
+		if n > 1 {
+			m.f.Facts["tied_to"] += fmt.Sprintf(" (first of %d on %s)", n, m.ev.Checked)
+		}
+		m.f.Message += fmt.Sprintf("; %s %s recovered from an unsafe commit (%s), which can leave exactly such a doc out",
+			cause.Subject.Node, shardText(cause.Subject), cause.Pos())
+		m.f.State = cause.State
+		m.tied = true
+	}
+}
+
+// randomMissing is a pack with n unsafe-commit findings and n missing
+// docs over few nodes and indexes, some missing docs with no index.
+func randomMissing(seed uint64, n int) *Pack {
+	rng := rand.New(rand.NewPCG(seed, 2))
+	p := NewPack()
+	for i := range n {
+		sh := rng.IntN(2)
+		subj := rules.Subject{System: "es", Index: fmt.Sprintf("i%d", rng.IntN(3)), Node: fmt.Sprintf("n%d", rng.IntN(4)), Shard: &sh}
+		p.add(UnsafeSafeCommit, rules.Derived, subj, fmt.Sprintf("unsafe %d", i), []rules.Evidence{{Source: "a.log", Line: 2*i + 1}}, map[string]string{}, []string{fmt.Sprint(i)})
+		ev := &es.DocMissing{DocID: fmt.Sprint(i), Checked: fmt.Sprintf("n%d", rng.IntN(5))}
+		ms := rules.Subject{System: "es", Node: ev.Checked}
+		if rng.IntN(3) > 0 {
+			ms.Index = fmt.Sprintf("i%d", rng.IntN(3))
+		}
+		f := p.add(AckedLost, rules.Reported, ms, "missing "+ev.DocID, []rules.Evidence{{Source: "b.log", Line: 2*i + 2}}, map[string]string{}, nil)
+		p.missing = append(p.missing, &missingDoc{f: f, ev: ev})
+	}
+	return p
+}
+
+// Looking the unsafe commits up by node ties every missing doc to the
+// cause the scan of every finding ties it to, with the same facts.
+func TestTieMissingMatchesScan(t *testing.T) {
+	tied := 0
+	for seed := range uint64(20) {
+		got, want := randomMissing(seed, 200), randomMissing(seed, 200)
+		got.tieMissing()
+		tieMissingByScan(want)
+		require.Equal(t, len(want.findings), len(got.findings))
+		for i := range want.findings {
+			require.Equal(t, *want.findings[i], *got.findings[i], "seed %d finding %d", seed, i)
+		}
+		for _, m := range got.missing {
+			if m.tied {
+				tied++
+			}
+		}
+	}
+	require.Greater(t, tied, 1000, "too few ties to test anything")
+}
+
+// BenchmarkTieMissing is the end of a run with 5,000 unsafe commits and
+// 5,000 missing docs.
+func BenchmarkTieMissing(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		p := randomMissing(1, 5000)
+		b.StartTimer()
+		p.tieMissing()
 	}
 }

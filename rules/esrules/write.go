@@ -74,15 +74,26 @@ func (p *Pack) confirmMissing(m *missingDoc) bool {
 // tieMissing links a reported missing doc to the unsafe recovery of the
 // copy it was checked on, when the logs name one and nothing closer.
 func (p *Pack) tieMissing() {
+	// The unsafe-commit findings by node, in finding order, made once: a
+	// log with many missing docs and many findings would otherwise pay
+	// their product. Nothing below adds one or changes its node.
+	var unsafe map[string][]*rules.Finding
 	for _, m := range p.missing {
 		if p.confirmMissing(m) {
 			continue
 		}
+		if unsafe == nil {
+			unsafe = map[string][]*rules.Finding{}
+			for _, f := range p.findings {
+				if f.Rule == UnsafeSafeCommit {
+					unsafe[f.Subject.Node] = append(unsafe[f.Subject.Node], f)
+				}
+			}
+		}
 		var cause *rules.Finding
 		n := 0
-		for _, f := range p.findings {
-			if f.Rule == UnsafeSafeCommit && f.Subject.Node == m.ev.Checked &&
-				(m.f.Subject.Index == "" || m.f.Subject.Index == f.Subject.Index) {
+		for _, f := range unsafe[m.ev.Checked] {
+			if m.f.Subject.Index == "" || m.f.Subject.Index == f.Subject.Index {
 				if cause == nil {
 					cause = f
 				}
