@@ -175,15 +175,17 @@ func skipOther(text []byte) bool {
 }
 
 // skipOtherForeign is skipOther, and whether the line has no glog clock
-// in any envelope splitEnvelopeAll reads (Verdict.Foreign): the decoder
-// claims such a line only inside a block or as a bare excerpt.
+// in any envelope splitEnvelopeAll reads and is not one of the lines a
+// block of the decoder is made of (Verdict.Foreign): an indented line (a
+// dump's bounds, a stack frame) or a numbered dump entry is most often
+// claimed, and is not called foreign.
 func skipOtherForeign(text []byte) (skip, foreign bool) {
 	if len(text) > 0 && text[0] == '[' {
 		return false, true
 	}
 	env := splitEnvelopeAll(text)
 	if !env.hasClock {
-		return false, true
+		return false, len(text) > 0 && text[0] != ' ' && text[0] != '\t' && itemNumber(text) == 0
 	}
 	if len(env.file) == 0 {
 		return false, false
