@@ -214,50 +214,215 @@ func isLevelFirst(b []byte) bool {
 
 // parseJSON reads a 7.x ESJsonLayout or 8.x ECS line.
 func parseJSON(s string) (env envelope, ok bool, err string) {
-	var m map[string]any
-	if e := json.Unmarshal([]byte(s), &m); e != nil {
-		return env, true, "JSON log line: " + e.Error()
+	f, fast := flatJSON(s)
+	if !fast {
+		var bad string
+		if f, bad = jsonFieldsOf(s); bad != "" {
+			return env, true, bad
+		}
 	}
-	str := func(keys ...string) string {
+	if !f.has[jMessage] {
+		return env, false, ""
+	}
+	str := func(keys ...int) string {
 		for _, k := range keys {
-			if v, ok := m[k].(string); ok {
-				return v
+			if f.has[k] {
+				return f.v[k]
 			}
 		}
 		return ""
 	}
-	msg, has := m["message"].(string)
-	if !has {
-		return env, false, ""
-	}
 	env.where.Shard = -1
 	env.json = true
-	env.msg = msg
-	env.level = str("level", "log.level")
-	env.logger = str("component", "log.logger")
-	env.where.Node = str("node.name", "elasticsearch.node.name")
-	if ts := str("timestamp", "@timestamp"); ts != "" {
+	env.msg = f.v[jMessage]
+	env.level = str(jLevel, jLogLevel)
+	env.logger = str(jComponent, jLogLogger)
+	env.where.Node = str(jNodeName, jESNodeName)
+	if ts := str(jTimestamp, jAtTimestamp); ts != "" {
 		if t, ok := parseTime(ts); ok {
 			env.time, env.timed = t, true
 		} else {
 			return env, true, "JSON log line: unreadable timestamp " + strconv.Quote(ts)
 		}
 	}
-	if st, ok := m["stacktrace"].([]any); ok {
-		for _, l := range st {
-			if l, ok := l.(string); ok {
-				env.stack = append(env.stack, l)
-			}
-		}
-	} else if st := str("error.stack_trace"); st != "" {
-		env.stack = strings.Split(strings.TrimRight(st, "\n"), "\n")
-	} else if et := str("error.type"); et != "" {
-		// ECS without the stack: the exception as its type and message.
-		env.stack = []string{strings.TrimSuffix(et+": "+str("error.message"), ": ")}
-	}
+	env.stack = f.stack
 	env.quote = jsonQuote(env)
 	env.msg = env.marker(env.msg)
 	return env, true, ""
+}
+
+// The string fields of a JSON record the decoder reads.
+const (
+	jMessage = iota
+	jLevel
+	jLogLevel
+	jComponent
+	jLogLogger
+	jNodeName
+	jESNodeName
+	jTimestamp
+	jAtTimestamp
+	jFields
+)
+
+// jsonKeys are their names, by index.
+var jsonKeys = [jFields]string{"message", "level", "log.level", "component", "log.logger", "node.name", "elasticsearch.node.name", "timestamp", "@timestamp"}
+
+// jsonFields is what a record says in the fields the decoder reads: a
+// field's value where it is a string (has), and the stack trace.
+type jsonFields struct {
+	v     [jFields]string
+	has   [jFields]bool
+	stack []string
+}
+
+// jsonFieldsOf reads a record with encoding/json: the reading of record,
+// which flatJSON is held to. bad is the message for text that is not a
+// JSON object.
+func jsonFieldsOf(s string) (f jsonFields, bad string) {
+	var m map[string]any
+	if e := json.Unmarshal([]byte(s), &m); e != nil {
+		return f, "JSON log line: " + e.Error()
+	}
+	for i, k := range jsonKeys {
+		f.v[i], f.has[i] = m[k].(string)
+	}
+	str := func(k string) string { v, _ := m[k].(string); return v }
+	if st, ok := m["stacktrace"].([]any); ok {
+		for _, l := range st {
+			if l, ok := l.(string); ok {
+				f.stack = append(f.stack, l)
+			}
+		}
+	} else if st := str("error.stack_trace"); st != "" {
+		f.stack = strings.Split(strings.TrimRight(st, "\n"), "\n")
+	} else if et := str("error.type"); et != "" {
+		// ECS without the stack: the exception as its type and message.
+		f.stack = []string{strings.TrimSuffix(et+": "+str("error.message"), ": ")}
+	}
+	return f, ""
+}
+
+// flatJSON reads the record a 7.x ESJsonLayout or 8.x ECS line without an
+// exception is, a flat object of string fields, by hand: through
+// encoding/json a TRACE op line took most of the decoder's time. It
+// takes an object whose keys are plain ASCII and whose values are
+// strings of printable ASCII with the escapes \" \\ \/ \n \r \t and no
+// other, with no field that carries a stack trace (stacktrace,
+// error.stack_trace, error.type); ok is false for anything else, which
+// jsonFieldsOf then reads. Where ok is true its fields are jsonFieldsOf's
+// (FuzzFlatJSON holds the two together).
+func flatJSON(s string) (f jsonFields, ok bool) {
+	i := skipJSONSpace(s, 0)
+	if i >= len(s) || s[i] != '{' {
+		return f, false
+	}
+	i = skipJSONSpace(s, i+1)
+	if i < len(s) && s[i] == '}' {
+		return f, skipJSONSpace(s, i+1) == len(s)
+	}
+	for {
+		key, j, esc, ok := jsonString(s, i)
+		if !ok || esc {
+			return f, false
+		}
+		i = skipJSONSpace(s, j)
+		if i >= len(s) || s[i] != ':' {
+			return f, false
+		}
+		i = skipJSONSpace(s, i+1)
+		raw, j, esc, ok := jsonString(s, i)
+		if !ok {
+			return f, false
+		}
+		switch key {
+		case "stacktrace", "error.stack_trace", "error.type":
+			return f, false
+		}
+		for k, name := range jsonKeys {
+			if key == name {
+				v := raw
+				if esc {
+					v = unescapeJSON(raw)
+				}
+				f.v[k], f.has[k] = v, true
+			}
+		}
+		i = skipJSONSpace(s, j)
+		if i >= len(s) {
+			return f, false
+		}
+		switch s[i] {
+		case ',':
+			i = skipJSONSpace(s, i+1)
+		case '}':
+			return f, skipJSONSpace(s, i+1) == len(s)
+		default:
+			return f, false
+		}
+	}
+}
+
+func skipJSONSpace(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// jsonString reads the string that opens at s[i]: its text between the
+// quotes (escapes left in), where it ends, and whether it holds an
+// escape. ok is false past printable ASCII or for an escape other than
+// \" \\ \/ \n \r \t.
+func jsonString(s string, i int) (raw string, end int, esc, ok bool) {
+	if i >= len(s) || s[i] != '"' {
+		return "", 0, false, false
+	}
+	for j := i + 1; j < len(s); j++ {
+		switch c := s[j]; {
+		case c == '"':
+			return s[i+1 : j], j + 1, esc, true
+		case c == '\\':
+			if j+1 >= len(s) {
+				return "", 0, false, false
+			}
+			switch s[j+1] {
+			case '"', '\\', '/', 'n', 'r', 't':
+			default:
+				return "", 0, false, false
+			}
+			esc = true
+			j++
+		case c < 0x20 || c > 0x7e:
+			return "", 0, false, false
+		}
+	}
+	return "", 0, false, false
+}
+
+// unescapeJSON decodes the escapes jsonString lets through.
+func unescapeJSON(raw string) string {
+	var b strings.Builder
+	b.Grow(len(raw))
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c != '\\' {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch raw[i] {
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		default:
+			b.WriteByte(raw[i])
+		}
+	}
+	return b.String()
 }
 
 // jsonQuote is the line a JSON record is quoted by: its message's first

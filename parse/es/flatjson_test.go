@@ -1,0 +1,84 @@
+package es
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// jsonSeeds are JSON records as 7.x ESJsonLayout and 8.x ECS print them,
+// the corpus's, and near misses flatJSON must leave to encoding/json.
+func jsonSeeds(t testing.TB) []string {
+	out := []string{
+		`{"type": "server", "timestamp": "2019-05-28T10:20:30,123Z", "level": "TRACE", "component": "o.e.i.s.IndexShard", "cluster.name": "c", "node.name": "n1", "message": "[idx][0] index [1] seq# [5] allocation-id [[id=a]] primaryTerm [1] operationPrimaryTerm [1] origin [PRIMARY]"}`,
+		`{"@timestamp":"2023-10-06T09:52:35.298Z", "log.level":"TRACE", "message":"[idx][0] updated global checkpoint to [7]", "ecs.version": "1.2.0","service.name":"ES_ECS","event.dataset":"elasticsearch.server","log.logger":"org.elasticsearch.index.seqno.ReplicationTracker","elasticsearch.node.name":"n2","elasticsearch.cluster.name":"c"}`,
+		`{"type": "server", "message": "a \"quoted\" word\tand\\n a \/ slash", "level": "INFO"}`,
+		`{"message": "x", "message": "y"}`, `{"message": "x", "message": 1}`, `{"message": "caf\u00e9"}`, `{"message": "café"}`,
+		`{"message": "x", "stacktrace": ["a", "b"]}`, `{"message": "x", "error.type": "java.lang.E", "error.message": "m"}`,
+		`{"message": "x"} trailing`, `{"message": "x",}`, `{"message" "x"}`, `{}`, ` {"message":"x"} `, `{"mess\u0061ge": "x"}`,
+		`{"message": "x", "n": 5}`, `{"message": "x", "o": {"a": "b"}}`, `{"message": "\b"}`, `{"message": "a` + "\x01" + `b"}`, `[1]`, ``, `{`, `{"message": "x"`,
+	}
+	for _, root := range []string{"../../testdata/es", "../../testdata/corpus/es"} {
+		require.NoError(t, filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			f, err := os.Open(p)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			sc := bufio.NewScanner(f)
+			sc.Buffer(nil, 1<<20)
+			for sc.Scan() {
+				if l := strings.TrimSpace(sc.Text()); strings.HasPrefix(l, "{") {
+					out = append(out, l)
+				}
+			}
+			return sc.Err()
+		}))
+	}
+	return out
+}
+
+// checkFlatJSON holds flatJSON to encoding/json's reading on s.
+func checkFlatJSON(t *testing.T, s string) bool {
+	t.Helper()
+	f, ok := flatJSON(s)
+	if !ok {
+		return false
+	}
+	want, bad := jsonFieldsOf(s)
+	if bad != "" {
+		t.Fatalf("flatJSON read %q, which encoding/json refuses: %s", s, bad)
+	}
+	if f.v != want.v || f.has != want.has || len(want.stack) > 0 {
+		t.Fatalf("%q:\nflat %+v\njson %+v", s, f, want)
+	}
+	return true
+}
+
+func TestFlatJSONMatchesEncodingJSON(t *testing.T) {
+	read := 0
+	for _, s := range jsonSeeds(t) {
+		if checkFlatJSON(t, s) {
+			read++
+		}
+	}
+	// Both layouts' op lines, escapes and a duplicate key are read by hand.
+	for _, s := range jsonSeeds(t)[:4] {
+		require.True(t, checkFlatJSON(t, s), s)
+	}
+	require.Greater(t, read, 5)
+}
+
+func FuzzFlatJSON(f *testing.F) {
+	for _, s := range jsonSeeds(f) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) { checkFlatJSON(t, s) })
+}
