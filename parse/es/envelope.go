@@ -98,14 +98,26 @@ var timeLayouts = []string{
 // no offset (JVM-local); they are read as UTC, which keeps one source's
 // order and is all merging across sources of one cluster can do.
 func parseTime(s string) (time.Time, bool) {
-	// The pattern layouts' own shape first: one Parse, not eight.
+	// The pattern layouts' own shape first: one Parse, not eight; a
+	// text of that length the two cannot read may still be one of the
+	// other layouts (`...:00,00Z`), which the loop below tries.
 	if len(s) == 23 && s[10] == 'T' {
 		l := timeLayouts[0]
 		if s[19] == '.' {
 			l = timeLayouts[1]
 		}
-		t, err := time.Parse(l, s)
-		return t, err == nil
+		if t, err := time.Parse(l, s); err == nil {
+			return t, true
+		}
+	}
+	if len(s) == 24 && s[10] == 'T' && s[23] == 'Z' {
+		// A JSON record's UTC time (ESJsonLayout, ECS): the first two
+		// layouts cannot take the Z, and the third is the first that
+		// reads it, as the loop below would find after two failed
+		// parses and their errors.
+		if t, err := time.Parse(timeLayouts[2], s); err == nil {
+			return t, true
+		}
 	}
 	for _, l := range timeLayouts {
 		if t, err := time.Parse(l, s); err == nil {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -81,4 +82,45 @@ func FuzzFlatJSON(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) { checkFlatJSON(t, s) })
+}
+
+// parseTimeByLayouts is parseTime as the try of every layout in order:
+// the definition its shortcuts are held to.
+func parseTimeByLayouts(s string) (time.Time, bool) {
+	for _, l := range timeLayouts {
+		if t, err := time.Parse(l, s); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+func checkParseTime(t *testing.T, s string) {
+	t.Helper()
+	got, ok := parseTime(s)
+	want, wok := parseTimeByLayouts(s)
+	gn, go_ := got.Zone()
+	wn, wo := want.Zone()
+	if ok != wok || !got.Equal(want) || gn != wn || go_ != wo {
+		t.Fatalf("%q: parseTime %v %v, layouts %v %v", s, got, ok, want, wok)
+	}
+}
+
+// A JSON record's UTC time reads as the layouts in order read it, in
+// both separators, with the fields out of range and the Z misplaced.
+func TestParseTimeJSONShortcut(t *testing.T) {
+	for _, s := range []string{
+		"2019-05-28T10:20:30,123Z", "2019-05-28T10:20:30.123Z", "2019-02-29T10:20:30.123Z", "2019-05-28T25:20:30.123Z",
+		"2019-05-28T10:20:30.12Z3", "2019-05-28T10:20:30:123Z", "2019-05-28 10:20:30,123Z", "2019-05-28T10:20:30,123+",
+		"2019-05-28T10:20:30,123", "2019-05-28T10:20:30.123+02:00", "2019-05-28T10:20:30Z", "",
+	} {
+		checkParseTime(t, s)
+	}
+}
+
+func FuzzParseTime(f *testing.F) {
+	for _, s := range []string{"2019-05-28T10:20:30,123Z", "2019-05-28T10:20:30.123Z", "2019-05-28T10:20:30,123", "2023-10-06T09:52:35.298+0200"} {
+		f.Add(s)
+	}
+	f.Fuzz(checkParseTime)
 }
