@@ -12,9 +12,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// loggedRows are the routing rows (after their `--------`) and node rows
-// of the project's Elasticsearch logs and the corpus.
-func loggedRows(t testing.TB) (routing, nodes []string) {
+// eachLoggedLine calls fn with every line of the project's
+// Elasticsearch logs and the corpus.
+func eachLoggedLine(t testing.TB, fn func(line string)) {
 	for _, root := range []string{"../../testdata/es", "../../testdata/corpus/es"} {
 		require.NoError(t, filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".log") {
@@ -28,19 +28,26 @@ func loggedRows(t testing.TB) (routing, nodes []string) {
 			sc := bufio.NewScanner(f)
 			sc.Buffer(nil, 1<<20)
 			for sc.Scan() {
-				l := sc.Text()
-				if i := strings.Index(l, "--------["); i >= 0 {
-					routing = append(routing, strings.TrimRight(strings.TrimLeft(l[i:], "-"), " "))
-				}
-				if i := strings.Index(l, "}{"); i >= 0 {
-					if j := strings.IndexByte(l, '{'); j >= 0 {
-						nodes = append(nodes, strings.TrimSpace(l[j:]))
-					}
-				}
+				fn(sc.Text())
 			}
 			return sc.Err()
 		}))
 	}
+}
+
+// loggedRows are the routing rows (after their `--------`) and node rows
+// of the project's Elasticsearch logs and the corpus.
+func loggedRows(t testing.TB) (routing, nodes []string) {
+	eachLoggedLine(t, func(l string) {
+		if i := strings.Index(l, "--------["); i >= 0 {
+			routing = append(routing, strings.TrimRight(strings.TrimLeft(l[i:], "-"), " "))
+		}
+		if i := strings.Index(l, "}{"); i >= 0 {
+			if j := strings.IndexByte(l, '{'); j >= 0 {
+				nodes = append(nodes, strings.TrimSpace(l[j:]))
+			}
+		}
+	})
 	return routing, nodes
 }
 

@@ -1,10 +1,7 @@
 package esval
 
 import (
-	"bufio"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -88,32 +85,16 @@ func valueSeeds(t testing.TB) []string {
 			out = append(out, s)
 		}
 	}
-	for _, root := range []string{"../../testdata/es", "../../testdata/corpus/es"} {
-		require.NoError(t, filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".log") {
-				return err
-			}
-			f, err := os.Open(p)
-			if err != nil {
-				return err
-			}
-			defer f.Close()
-			sc := bufio.NewScanner(f)
-			sc.Buffer(nil, 1<<20)
-			for sc.Scan() {
-				l := sc.Text()
-				for i := 0; i < len(l); i++ {
-					if c := l[i]; c == '{' || c == '[' || i > 0 && l[i-1] == '[' {
-						add(l[i:])
-						if j := strings.LastIndexAny(l, "}]"); j > i {
-							add(l[i : j+1])
-						}
-					}
+	eachLoggedLine(t, func(l string) {
+		for i := 0; i < len(l); i++ {
+			if c := l[i]; c == '{' || c == '[' || i > 0 && l[i-1] == '[' {
+				add(l[i:])
+				if j := strings.LastIndexAny(l, "}]"); j > i {
+					add(l[i : j+1])
 				}
 			}
-			return sc.Err()
-		}))
-	}
+		}
+	})
 	for _, s := range []string{
 		"CommitPoint{segment[segments_5], userData[{local_checkpoint=9999, max_seq_no=9999, translog_uuid=T0}]}",
 		"Checkpoint{offset=55, numOps=1, generation=2, minSeqNo=0, maxSeqNo=0, globalCheckpoint=-2, minTranslogGeneration=1, trimmedAboveSeqNo=-2}",
