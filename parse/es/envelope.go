@@ -482,7 +482,9 @@ func pad(b *strings.Builder, s string, width int) {
 // name already abbreviated is unchanged.
 func abbreviateLogger(name string) string {
 	last := strings.LastIndexByte(name, '.')
-	if last < 0 {
+	if last < 0 || abbreviated(name[:last]) {
+		// ESJsonLayout's component is abbreviated already: nothing to
+		// build.
 		return name
 	}
 	var b strings.Builder
@@ -495,4 +497,19 @@ func abbreviateLogger(name string) string {
 	}
 	b.WriteString(name[last+1:])
 	return b.String()
+}
+
+// abbreviated reports whether every dot-separated part of s is empty or
+// one character, as abbreviateLogger leaves it.
+func abbreviated(s string) bool {
+	for len(s) > 0 {
+		part, rest, _ := strings.Cut(s, ".")
+		if part != "" {
+			if _, size := utf8.DecodeRuneInString(part); size != len(part) {
+				return false
+			}
+		}
+		s = rest
+	}
+	return true
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
 )
@@ -123,4 +124,45 @@ func FuzzParseTime(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(checkParseTime)
+}
+
+// abbreviateByParts is abbreviateLogger without its shortcut for a name
+// abbreviated already: the definition the shortcut is held to.
+func abbreviateByParts(name string) string {
+	last := strings.LastIndexByte(name, '.')
+	if last < 0 {
+		return name
+	}
+	var b strings.Builder
+	for _, part := range strings.Split(name[:last], ".") {
+		if part != "" {
+			_, size := utf8.DecodeRuneInString(part)
+			b.WriteString(part[:size])
+		}
+		b.WriteByte('.')
+	}
+	b.WriteString(name[last+1:])
+	return b.String()
+}
+
+// Every name over a small alphabet (dots, one- and two-letter parts, a
+// two-byte character, an invalid byte), up to six symbols, abbreviates
+// as the parts do.
+func TestAbbreviateLoggerShortcut(t *testing.T) {
+	alphabet := []string{"a", "bc", ".", "é", "\xff", "X"}
+	var walk func(prefix string, n int)
+	walk = func(prefix string, n int) {
+		if got, want := abbreviateLogger(prefix), abbreviateByParts(prefix); got != want {
+			t.Fatalf("%q: %q, parts give %q", prefix, got, want)
+		}
+		if n == 0 {
+			return
+		}
+		for _, s := range alphabet {
+			walk(prefix+s, n-1)
+		}
+	}
+	walk("", 6)
+	require.Equal(t, "o.e.i.s.IndexShard", abbreviateLogger("o.e.i.s.IndexShard"))
+	require.Equal(t, "o.e.i.s.ReplicationTracker", abbreviateLogger("org.elasticsearch.index.seqno.ReplicationTracker"))
 }
