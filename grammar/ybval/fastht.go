@@ -142,6 +142,28 @@ func clockAt[T ~string | ~[]byte](s T, i int) (us uint64, j int, ok bool) {
 	return us, j, true
 }
 
+// mostDigits is the largest number plainUint is asked for in an op id:
+// 18 digits, so that every one fits an int64.
+const mostDigits = 999_999_999_999_999_999
+
+// ReadOpID reads an op id at the start of s as `T.I`, both parts plain
+// decimal digits (no sign, no leading zero, at most 18 digits) that no
+// letter, digit or '_' follows; n is the number of bytes it read. ok is
+// false for anything else, which ParseOpID's grammar reads; where ok is
+// true the op id is the grammar's (FuzzOpIDFastPath). It reads s in
+// place, a line's bytes or a string, and allocates nothing.
+func ReadOpID[T ~string | ~[]byte](s T) (o OpID, n int, ok bool) {
+	t, j, ok := plainUint(s, 0, mostDigits)
+	if !ok || !hasLit(s, j, ".") {
+		return OpID{}, 0, false
+	}
+	i, k, ok := plainUint(s, j+1, mostDigits)
+	if !ok {
+		return OpID{}, 0, false
+	}
+	return OpID{Term: int64(t), Index: int64(i)}, k, true
+}
+
 // fastOpID reads an op id as the logs print one, `T.I`, `{ term: T index:
 // I }` or the brace-less `term: T index: I`, with plain decimal numbers
 // of at most 18 digits (so every one fits an int64), without the
@@ -149,12 +171,8 @@ func clockAt[T ~string | ~[]byte](s T, i int) (us uint64, j int, ok bool) {
 // reads; where ok is true the op id is the grammar's (FuzzOpIDFastPath
 // holds the two together).
 func fastOpID(s string) (OpID, bool) {
-	const most = 999_999_999_999_999_999
-	if t, j, ok := plainUint(s, 0, most); ok && hasLit(s, j, ".") {
-		if i, k, ok := plainUint(s, j+1, most); ok && k == len(s) {
-			return OpID{Term: int64(t), Index: int64(i)}, true
-		}
-		return OpID{}, false
+	if o, n, ok := ReadOpID(s); ok && n == len(s) {
+		return o, true
 	}
 	at, end := 0, len(s)
 	if hasLit(s, 0, "{ ") {
@@ -166,11 +184,11 @@ func fastOpID(s string) (OpID, bool) {
 	if !hasLit(s, at, "term: ") {
 		return OpID{}, false
 	}
-	t, j, ok := plainUint(s[:end], at+len("term: "), most)
+	t, j, ok := plainUint(s[:end], at+len("term: "), mostDigits)
 	if !ok || !hasLit(s, j, " index: ") {
 		return OpID{}, false
 	}
-	i, k, ok := plainUint(s[:end], j+len(" index: "), most)
+	i, k, ok := plainUint(s[:end], j+len(" index: "), mostDigits)
 	if !ok || k != end {
 		return OpID{}, false
 	}

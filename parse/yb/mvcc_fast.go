@@ -161,39 +161,14 @@ func (r *fastReader) ht() (ybval.HybridTime, bool) {
 	return h, true
 }
 
-// uint reads plain decimal digits, at most max, with no leading zero
-// (the grammar's reading of those is left to it).
-func (r *fastReader) uint(max uint64) (uint64, bool) {
-	j := r.i
-	var n uint64
-	for j < len(r.s) && r.s[j] >= '0' && r.s[j] <= '9' {
-		if j-r.i >= 18 {
-			return 0, false
-		}
-		n = n*10 + uint64(r.s[j]-'0')
-		j++
-	}
-	if j == r.i || (r.s[r.i] == '0' && j-r.i > 1) || n > max || (j < len(r.s) && isWordByte(r.s[j])) {
-		return 0, false
-	}
-	r.i = j
-	return n, true
-}
-
 // opID reads `T.I` with both parts plain decimal digits.
 func (r *fastReader) opID() (ybval.OpID, bool) {
-	save := r.i
-	t, ok := r.uint(1 << 62)
-	if !ok || !r.lit(".") {
-		r.i = save
-		return ybval.OpID{}, false
-	}
-	i, ok := r.uint(1 << 62)
+	o, n, ok := ybval.ReadOpID(r.s[r.i:])
 	if !ok {
-		r.i = save
 		return ybval.OpID{}, false
 	}
-	return ybval.OpID{Term: int64(t), Index: int64(i)}, true
+	r.i += n
+	return o, true
 }
 
 // lease reads ` ht_lease: { time: HT lease: HT }` or, as builds whose
