@@ -295,9 +295,7 @@ func (s *speakers) note(kind, name string) {
 		m = map[string]bool{}
 		s.names[kind] = m
 	}
-	if !m[name] {
-		m[name] = true
-	}
+	m[name] = true
 	s.recent[s.next] = speaker{kind, name}
 	s.next = (s.next + 1) % len(s.recent)
 }
