@@ -367,7 +367,7 @@ func scan(feed func(fn func(*chunk)) (int64, error), source string, systems []Sy
 	}
 	// offerAt offers the line numbered n, or in a listing of several
 	// files, the line ref says.
-	offerAt := func(n int, p preparedLine, ref subRef) {
+	offerAt := func(n int, p *preparedLine, ref subRef) {
 		// The input's own line, for what is said of the input as a whole.
 		outer := n
 		if cur = main; ref.src != nil || p.stream != home {
@@ -377,8 +377,8 @@ func scan(feed func(fn func(*chunk)) (int64, error), source string, systems []Sy
 			n = ref.num
 			st.Listed = true
 		}
-		source, active, decs := cur.name, cur.active, cur.decs
-		defer func() { cur.active = active }()
+		t := cur
+		source, active, decs := t.name, t.active, t.decs
 		if p.flags&flagOverlong != 0 {
 			sink.Diag(Pos{source, n}, "line longer than %d MiB; only its first %d MiB were read", MaxLine>>20, MaxLine>>20)
 		}
@@ -417,7 +417,7 @@ func scan(feed func(fn func(*chunk)) (int64, error), source string, systems []Sy
 		blank := p.flags&flagBlank != 0
 		claimed, owned := false, false
 		if active >= 0 {
-			claimed = decs[active].Line(noted(line, &p, active), &sink)
+			claimed = decs[active].Line(noted(line, p, active), &sink)
 			owned = !claimed && owns(decs[active])
 		}
 		if !claimed && !blank && !owned {
@@ -425,7 +425,7 @@ func scan(feed func(fn func(*chunk)) (int64, error), source string, systems []Sy
 				if i == active {
 					continue
 				}
-				if d.Line(noted(line, &p, i), &sink) {
+				if d.Line(noted(line, p, i), &sink) {
 					claimed, active = true, i
 					break
 				}
@@ -434,6 +434,7 @@ func scan(feed func(fn func(*chunk)) (int64, error), source string, systems []Sy
 				}
 			}
 		}
+		t.active = active
 		if claimed {
 			st.Claimed++
 			st.Known++
@@ -451,7 +452,7 @@ func scan(feed func(fn func(*chunk)) (int64, error), source string, systems []Sy
 			flush()
 		}
 	}
-	offer := func(p preparedLine) {
+	offer := func(p *preparedLine) {
 		if p.no > 0 {
 			// A line that says its number (ScanNumbered): the lines
 			// left out before it end an open block, as lines a Skip
@@ -504,7 +505,7 @@ func scan(feed func(fn func(*chunk)) (int64, error), source string, systems []Sy
 				}
 			}
 			if w.env == nil {
-				offer(*p)
+				offer(p)
 			} else {
 				if p.flags&flagSameLine == 0 {
 					lineNo++
@@ -519,7 +520,7 @@ func scan(feed func(fn func(*chunk)) (int64, error), source string, systems []Sy
 					if i < len(c.subs) {
 						ref = c.subs[i]
 					}
-					w.line(lineNo, *p, ref)
+					w.line(lineNo, p, ref)
 				}
 			}
 			i++
@@ -572,7 +573,9 @@ type wrapped struct {
 	join    unwrap.Joiner
 	// order is set for an envelope that may list newest first.
 	order *unwrap.Reorder
-	offer func(n int, p preparedLine, ref subRef)
+	offer func(n int, p *preparedLine, ref subRef)
+	// made is the line offerLine or deliver makes and offers.
+	made preparedLine
 }
 
 // maxReorder bounds the text held to put a newest-first listing back in
@@ -589,7 +592,7 @@ func (w *wrapped) start(env *unwrap.Envelope) {
 // holding says lines are held, so every line must pass through w.
 func (w *wrapped) holding() bool { return w.join.Pending() || w.order != nil }
 
-func (w *wrapped) line(n int, p preparedLine, ref subRef) {
+func (w *wrapped) line(n int, p *preparedLine, ref subRef) {
 	if p.flags&flagNoLine != 0 {
 		return
 	}
@@ -613,7 +616,8 @@ func (w *wrapped) line(n int, p preparedLine, ref subRef) {
 func (w *wrapped) deliver(l unwrap.Line, flags uint8) {
 	if w.order != nil {
 		if flags&flagBinary != 0 {
-			w.offer(l.Num, preparedLine{text: l.Text, flags: flagBinary, skip: -1, stream: l.Stream}, subRef{l.Source, l.Listed})
+			w.made = preparedLine{text: l.Text, flags: flagBinary, skip: -1, stream: l.Stream}
+			w.offer(l.Num, &w.made, subRef{l.Source, l.Listed})
 			return
 		}
 		l.Cut = l.Cut || flags&flagOverlong != 0
@@ -624,7 +628,8 @@ func (w *wrapped) deliver(l unwrap.Line, flags uint8) {
 }
 
 func (w *wrapped) offerLine(l unwrap.Line) {
-	p := preparedLine{text: l.Text, nanos: l.Nanos, skip: -1, stream: l.Stream}
+	w.made = preparedLine{text: l.Text, nanos: l.Nanos, skip: -1, stream: l.Stream}
+	p := &w.made
 	if l.Cut {
 		p.flags |= flagOverlong
 	}
