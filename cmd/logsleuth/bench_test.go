@@ -1,0 +1,51 @@
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/logsleuth/logsleuth/internal/synth"
+)
+
+// benchAnalyze times the whole `logsleuth analyze` of a generated log
+// written to a file: reading, both systems' decoders, the tally of who
+// speaks for the source, both rule packs and the report. The parse and
+// rules packages' benchmarks leave out what the command adds per event.
+func benchAnalyze(b *testing.B, system string, size int64) {
+	path := filepath.Join(b.TempDir(), system+".log")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := synth.Write(f, synth.Realistic(system, size, 7)); err != nil {
+		b.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(st.Size())
+	b.ReportAllocs()
+	for b.Loop() {
+		var errOut strings.Builder
+		ios := &IOStreams{In: strings.NewReader(""), Out: io.Discard, ErrOut: &errOut,
+			Getenv: func(string) string { return "" }, FS: osFS{}}
+		if code := Main([]string{"analyze", "--fail-on", "none", path}, ios); code != exitClean {
+			b.Fatalf("exit %d: %s", code, errOut.String())
+		}
+	}
+}
+
+// BenchmarkAnalyzeES is the command on the generator's realistic
+// Elasticsearch TRACE log (`synthlog -system es`, as scripts/bench.sh).
+func BenchmarkAnalyzeES(b *testing.B) { benchAnalyze(b, "es", 32<<20) }
+
+// BenchmarkAnalyzeYB is the command on the generator's realistic tserver
+// log (`synthlog`, 6% Raft and lease lines, as scripts/bench.sh).
+func BenchmarkAnalyzeYB(b *testing.B) { benchAnalyze(b, "yb", 64<<20) }
