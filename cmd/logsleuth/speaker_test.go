@@ -57,6 +57,27 @@ func TestNoteManyNamesInTurn(t *testing.T) {
 	assert.Len(t, want, 9) // n0..n6 as either kind: n0 and n1 twice
 }
 
+// Names that share a slot of seen (same length and last byte), noted in
+// turn, of one kind and of both, are each kept once and cost no
+// allocation once known.
+func TestNoteNamesSharingASlot(t *testing.T) {
+	into := newSpeakers()
+	names := []string{"es-a1", "es-b1", "es-c1"}
+	for round := 0; round < 4; round++ {
+		for _, n := range names {
+			into.note("node ", n)
+			into.note("peer ", n)
+		}
+	}
+	assert.Equal(t, []string{"node es-a1", "node es-b1", "node es-c1", "peer es-a1", "peer es-b1", "peer es-c1"}, into.sorted())
+	i := 0
+	if n := testing.AllocsPerRun(100, func() { into.note("node ", names[i%3]); i++ }); n != 0 {
+		t.Errorf("%v allocations per sighting of a known node", n)
+	}
+	into.note("node ", "")
+	assert.Len(t, into.sorted(), 6, "an empty name is not noted")
+}
+
 type kindEvent struct {
 	parse.Meta
 	kind string
