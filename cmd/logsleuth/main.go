@@ -5,5 +5,6 @@ package main
 import "os"
 
 func main() {
+	newGCPacer(os.Getenv).start()
 	os.Exit(Main(os.Args[1:], systemIO()))
 }
