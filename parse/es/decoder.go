@@ -164,6 +164,10 @@ func (d *decoder) Line(l parse.Line, out *parse.Sink) bool {
 			d.owned = false
 			return true
 		}
+		if claimed, done := d.fastJSON(l, out); done {
+			d.owned = !claimed && d.ownLine(l.Text)
+			return claimed
+		}
 		if len(d.phrases) == 0 {
 			if owned, ok := d.fastDecline(l.Text, l.Note); ok {
 				d.owned = owned

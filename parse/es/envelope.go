@@ -236,6 +236,21 @@ func parseJSON(s string) (env envelope, ok bool, err string) {
 	if !f.has[jMessage] {
 		return env, false, ""
 	}
+	env, err = jsonEnvelope(&f, nil)
+	if err != "" {
+		return env, true, err
+	}
+	env.quote = jsonQuote(env)
+	env.msg = env.marker(env.msg)
+	return env, true, ""
+}
+
+// jsonEnvelope is the envelope of a record's fields, which hold a
+// message: all but the quote and the message's marker. A UTC time with
+// its milliseconds (`...T10:00:00.000Z`, ECS's and most ESJsonLayout
+// records') is read through times when it is not nil: the pattern
+// layout's time with a Z, read as UTC as that layout's is.
+func jsonEnvelope(f *jsonFields, times *timeCache) (env envelope, err string) {
 	str := func(keys ...int) string {
 		for _, k := range keys {
 			if f.has[k] {
@@ -251,16 +266,25 @@ func parseJSON(s string) (env envelope, ok bool, err string) {
 	env.logger = str(jComponent, jLogLogger)
 	env.where.Node = str(jNodeName, jESNodeName)
 	if ts := str(jTimestamp, jAtTimestamp); ts != "" {
-		if t, ok := parseTime(ts); ok {
+		t, ok := time.Time{}, false
+		if times != nil && len(ts) == 24 && ts[23] == 'Z' && ts[10] == 'T' && (ts[19] == ',' || ts[19] == '.') &&
+			isDigit(ts[20]) && isDigit(ts[21]) && isDigit(ts[22]) {
+			// What is left before the Z can only be the pattern
+			// layout's time, which the first two layouts read as the
+			// next two read the whole.
+			t, ok = cachedTime(times, ts[:23])
+		}
+		if !ok {
+			t, ok = parseTime(ts)
+		}
+		if ok {
 			env.time, env.timed = t, true
 		} else {
-			return env, true, "JSON log line: unreadable timestamp " + strconv.Quote(ts)
+			return env, "JSON log line: unreadable timestamp " + strconv.Quote(ts)
 		}
 	}
 	env.stack = f.stack
-	env.quote = jsonQuote(env)
-	env.msg = env.marker(env.msg)
-	return env, true, ""
+	return env, ""
 }
 
 // The string fields of a JSON record the decoder reads.
@@ -279,6 +303,31 @@ const (
 
 // jsonKeys are their names, by index.
 var jsonKeys = [jFields]string{"message", "level", "log.level", "component", "log.logger", "node.name", "elasticsearch.node.name", "timestamp", "@timestamp"}
+
+// jsonKey is the index of key in jsonKeys, or -1.
+func jsonKey(key string) int {
+	switch key {
+	case "message":
+		return jMessage
+	case "level":
+		return jLevel
+	case "log.level":
+		return jLogLevel
+	case "component":
+		return jComponent
+	case "log.logger":
+		return jLogLogger
+	case "node.name":
+		return jNodeName
+	case "elasticsearch.node.name":
+		return jESNodeName
+	case "timestamp":
+		return jTimestamp
+	case "@timestamp":
+		return jAtTimestamp
+	}
+	return -1
+}
 
 // jsonFields is what a record says in the fields the decoder reads: a
 // field's value where it is a string (has), and the stack trace.
@@ -351,14 +400,12 @@ func flatJSON(s string) (f jsonFields, ok bool) {
 		case "stacktrace", "error.stack_trace", "error.type":
 			return f, false
 		}
-		for k, name := range jsonKeys {
-			if key == name {
-				v := raw
-				if esc {
-					v = unescapeJSON(raw)
-				}
-				f.v[k], f.has[k] = v, true
+		if k := jsonKey(key); k >= 0 {
+			v := raw
+			if esc {
+				v = unescapeJSON(raw)
 			}
+			f.v[k], f.has[k] = v, true
 		}
 		i = skipJSONSpace(s, j)
 		if i >= len(s) {
@@ -390,7 +437,18 @@ func jsonString(s string, i int) (raw string, end int, esc, ok bool) {
 	if i >= len(s) || s[i] != '"' {
 		return "", 0, false, false
 	}
-	for j := i + 1; j < len(s); j++ {
+	j := i + 1
+	// Eight bytes at a time while none is a quote, a backslash, a control
+	// byte or past printable ASCII: the bytes the loop below would pass.
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	zero := func(v uint64) uint64 { return (v - ones) &^ v & highs }
+	for ; j+8 <= len(s); j += 8 {
+		v := le64(s, j)
+		if v&highs|(v-0x20*ones)&^v&highs|zero(v^'"'*ones)|zero(v^'\\'*ones)|zero(v^0x7f*ones) != 0 {
+			break
+		}
+	}
+	for ; j < len(s); j++ {
 		switch c := s[j]; {
 		case c == '"':
 			return s[i+1 : j], j + 1, esc, true
@@ -446,10 +504,13 @@ func unescapeJSON(raw string) string {
 // time is printed in the record's own offset (ESJsonLayout: the JVM's
 // zone; ECS: UTC).
 func jsonQuote(env envelope) string {
+	msg, _, _ := strings.Cut(env.msg, "\n")
+	msg = strings.TrimSuffix(msg, "\r")
 	var b strings.Builder
+	b.Grow(len(msg) + len(env.where.Node) + max(len(env.level), 5) + max(len(env.logger), 25) + 34)
 	if env.timed {
 		b.WriteByte('[')
-		b.WriteString(env.time.Format("2006-01-02T15:04:05,000"))
+		writeStamp(&b, env.time)
 		b.WriteByte(']')
 	}
 	b.WriteByte('[')
@@ -462,9 +523,44 @@ func jsonQuote(env envelope) string {
 		b.WriteString(env.where.Node)
 		b.WriteString("] ")
 	}
-	msg, _, _ := strings.Cut(env.msg, "\n")
-	b.WriteString(strings.TrimSuffix(msg, "\r"))
+	b.WriteString(msg)
 	return b.String()
+}
+
+// stampLayout is the pattern layout's time, as jsonQuote prints it.
+const stampLayout = "2006-01-02T15:04:05,000"
+
+// writeStamp writes t as stampLayout does, in t's own offset; digit by
+// digit for a year of four digits, through Format for any other.
+func writeStamp(b *strings.Builder, t time.Time) {
+	year, month, day := t.Date()
+	if year < 0 || year > 9999 {
+		b.WriteString(t.Format(stampLayout))
+		return
+	}
+	hour, min, sec := t.Clock()
+	ms := t.Nanosecond() / 1e6
+	var s [23]byte
+	put := func(at, v, width int) {
+		for i := at + width - 1; i >= at; i-- {
+			s[i] = byte('0' + v%10)
+			v /= 10
+		}
+	}
+	put(0, year, 4)
+	s[4] = '-'
+	put(5, int(month), 2)
+	s[7] = '-'
+	put(8, day, 2)
+	s[10] = 'T'
+	put(11, hour, 2)
+	s[13] = ':'
+	put(14, min, 2)
+	s[16] = ':'
+	put(17, sec, 2)
+	s[19] = ','
+	put(20, ms, 3)
+	b.Write(s[:])
 }
 
 // pad writes s right-padded with spaces to width characters, as log4j's
