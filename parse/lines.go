@@ -50,7 +50,8 @@ const (
 type preparedLine struct {
 	text []byte
 	// str is text as a string when a system's Strings test took the
-	// line (Line.Str), else "".
+	// line (Line.Str), else what the Classify test of system noteBy made
+	// of it (Verdict.Made) when made is set, else "".
 	str string
 	// note is what the Classify test of system noteBy read of the line
 	// (Verdict.Note), or 0.
@@ -75,6 +76,9 @@ type preparedLine struct {
 	// line foreign (Verdict.Foreign) and the worker asked the Knows tests
 	// of it; known is their answer.
 	knowsAsked, known bool
+	// made is set when str is what a Classify test made of the line, not
+	// its text (Line.Made).
+	made bool
 }
 
 type chunk struct {
@@ -433,9 +437,10 @@ func (c *chunk) add(p preparedLine, ref subRef, binary, valid bool, systems []Sy
 
 // classify sets p's Skip verdict (skip, the first system whose test takes
 // the line), and for a line none takes, makes its string when a Strings
-// test wants it and keeps the first note a Classify test made of it.
+// test wants it and keeps the first note a Classify test made of it, and
+// the text that test made beside it when no string is wanted.
 func classify(p *preparedLine, systems []System) {
-	want, foreign := false, len(systems) > 0
+	want, foreign, made := false, len(systems) > 0, ""
 	for si, s := range systems {
 		if s.Classify != nil {
 			v := s.Classify(p.text)
@@ -446,7 +451,7 @@ func classify(p *preparedLine, systems []System) {
 			want = want || v.Str
 			foreign = foreign && v.Foreign
 			if p.note == 0 && v.Note != 0 {
-				p.note, p.noteBy = v.Note, int16(si)
+				p.note, p.noteBy, made = v.Note, int16(si), v.Made
 			}
 			continue
 		}
@@ -472,6 +477,8 @@ func classify(p *preparedLine, systems []System) {
 	}
 	if want {
 		p.str = string(p.text)
+	} else if made != "" {
+		p.str, p.made = made, true
 	}
 }
 

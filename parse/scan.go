@@ -31,6 +31,10 @@ type Line struct {
 	// read it again; 0 when there is none. Decoders of other systems are
 	// given 0.
 	Note uint64
+	// Made is what that test made of the line beside its note
+	// (Verdict.Made), or "": a text, unlike Text, that the decoder may
+	// keep.
+	Made string
 }
 
 // Sink collects what decoders produce.
@@ -119,6 +123,11 @@ type Verdict struct {
 	// Note, when not 0, is handed to the system's decoders with the line
 	// (Line.Note) if Skip is false.
 	Note uint64
+	// Made, when not "", is a text the system's Classify test made of
+	// the line for its decoders, handed to them with its Note
+	// (Line.Made). It is dropped when a Strings test wants the line as
+	// a string (Str).
+	Made string
 	// Foreign says the line is not in the system's own line layout (no
 	// glog envelope, no log4j record): its decoder can still claim it
 	// inside a block or as a bare excerpt, but a line every system calls
@@ -152,6 +161,9 @@ const (
 func noted(line Line, p *preparedLine, i int) Line {
 	if p.note != 0 && i == int(p.noteBy) {
 		line.Note = p.note
+		if p.made {
+			line.Made = p.str
+		}
 	}
 	return line
 }
@@ -410,7 +422,10 @@ func scan(feed func(fn func(*chunk)) (int64, error), source string, systems []Sy
 			}
 			return
 		}
-		line := Line{Pos: Pos{Source: source, Line: n}, Text: p.text, Str: p.str}
+		line := Line{Pos: Pos{Source: source, Line: n}, Text: p.text}
+		if !p.made {
+			line.Str = p.str
+		}
 		if p.nanos != 0 {
 			line.Collected = time.Unix(0, p.nanos).UTC()
 		}

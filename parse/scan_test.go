@@ -319,3 +319,56 @@ func TestScanClassifyNotes(t *testing.T) {
 	assert.Equal(t, 2, res.Stats.Claimed)
 	assert.Equal(t, 3, res.Stats.Unclaimed, "one line skipped, two declined")
 }
+
+// madeDecoder records the texts Made and Str it is offered, by line.
+type madeDecoder struct {
+	made, str map[string]string
+}
+
+func (d *madeDecoder) Line(l Line, out *Sink) bool {
+	d.made[string(l.Text)], d.str[string(l.Text)] = l.Made, l.Str
+	return false
+}
+func (d *madeDecoder) End(*Sink) {}
+
+// A text a Classify test made of a line reaches its own system's
+// decoders with its note, and no other's; a line another system's
+// Strings test wants goes as its string instead, and the made text is
+// dropped, note kept.
+func TestScanClassifyMade(t *testing.T) {
+	a := &madeDecoder{made: map[string]string{}, str: map[string]string{}}
+	b := &madeDecoder{made: map[string]string{}, str: map[string]string{}}
+	notes := map[string]uint64{}
+	systems := []System{
+		{
+			Name:       "a",
+			NewDecoder: func(string, Options) Decoder { return a },
+			Classify: func(text []byte) Verdict {
+				return Verdict{Note: 1, Made: "made of " + string(text)}
+			},
+		},
+		{
+			Name:       "b",
+			NewDecoder: func(string, Options) Decoder { return &notingDecoder{b, notes} },
+			Strings:    func(text []byte) bool { return bytes.HasPrefix(text, []byte("want")) },
+		},
+	}
+	in := "plain line\nwant its string\n"
+	_, err := Scan(strings.NewReader(in), "m.log", systems, Options{})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]string{"plain line": "made of plain line", "want its string": ""}, a.made)
+	assert.Equal(t, map[string]string{"plain line": "", "want its string": "want its string"}, a.str)
+	assert.Equal(t, map[string]string{"plain line": "", "want its string": ""}, b.made, "another system's decoder is given no made text")
+	assert.Equal(t, map[string]uint64{"plain line": 0, "want its string": 0}, notes, "nor the note")
+}
+
+// notingDecoder is a madeDecoder that records notes too.
+type notingDecoder struct {
+	*madeDecoder
+	notes map[string]uint64
+}
+
+func (d *notingDecoder) Line(l Line, out *Sink) bool {
+	d.notes[string(l.Text)] = l.Note
+	return d.madeDecoder.Line(l, out)
+}

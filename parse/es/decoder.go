@@ -98,18 +98,24 @@ func (d *decoder) Owned() bool { return d.owned }
 // ES's own layouts: a pattern-layout line (`[yyyy-...][LEVEL]`, after any
 // runner prefix) or a 7.x/8.x JSON record. A line holding a user's alarm
 // phrase is left to the other systems, which may read it as their alarm.
-func (d *decoder) ownLine(b []byte) bool {
+func (d *decoder) ownLine(b []byte) bool { return ownsLayout(b) && !d.holdsPhrase(b) }
+
+// ownsLayout is ownLine's test of b's layout: a pattern-layout or JSON
+// record of Elasticsearch's, after its prefixes.
+func ownsLayout(b []byte) bool {
 	at, _ := prefixEnd(b)
 	r := b[at:]
-	if len(r) == 0 || !(r[0] == '[' && patternStart(r) || r[0] == '{' && jsonLayout(r)) {
-		return false
-	}
+	return len(r) > 0 && (r[0] == '[' && patternStart(r) || r[0] == '{' && jsonLayout(r))
+}
+
+// holdsPhrase reports whether b holds one of the user's alarm phrases.
+func (d *decoder) holdsPhrase(b []byte) bool {
 	for _, p := range d.phrases {
 		if bytes.Contains(b, []byte(p)) {
-			return false
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 type pendingCommits struct {
@@ -159,6 +165,16 @@ func (d *decoder) idle() bool {
 
 func (d *decoder) Line(l parse.Line, out *parse.Sink) bool {
 	idle := d.idle()
+	if l.Note>>nJSON&1 != 0 {
+		// The note is of the record's quote (l.Made), not of the line.
+		if idle && !d.general && l.Made != "" {
+			if claimed, owned, done := d.madeJSON(l, out); done {
+				d.owned = owned
+				return claimed
+			}
+		}
+		l.Note, l.Made = 0, ""
+	}
 	if idle && !d.general {
 		if d.fastLine(l, out) {
 			d.owned = false

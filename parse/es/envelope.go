@@ -114,8 +114,9 @@ func parseTime(s string) (time.Time, bool) {
 		// A JSON record's UTC time (ESJsonLayout, ECS): the first two
 		// layouts cannot take the Z, and the third is the first that
 		// reads it, as the loop below would find after two failed
-		// parses and their errors.
-		if t, err := time.Parse(timeLayouts[2], s); err == nil {
+		// parses and their errors. utcMillis reads it as that layout
+		// does, without Parse's walk of the layout.
+		if t, ok := utcMillis(s); ok {
 			return t, true
 		}
 	}
@@ -125,6 +126,49 @@ func parseTime(s string) (time.Time, bool) {
 		}
 	}
 	return time.Time{}, false
+}
+
+// utcMillis reads `yyyy-MM-ddTHH:mm:ss,SSSZ` (or `.SSS`) as time.Parse
+// does with timeLayouts[2]: every field's digits, the month, the day in
+// its month, the hour, minute and second in range, in UTC.
+func utcMillis(s string) (time.Time, bool) {
+	if len(s) != 24 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' ||
+		(s[19] != ',' && s[19] != '.') || s[23] != 'Z' {
+		return time.Time{}, false
+	}
+	num := func(i, n int) (int, bool) {
+		v := 0
+		for _, c := range []byte(s[i : i+n]) {
+			if c < '0' || c > '9' {
+				return 0, false
+			}
+			v = v*10 + int(c-'0')
+		}
+		return v, true
+	}
+	year, ok1 := num(0, 4)
+	month, ok2 := num(5, 2)
+	day, ok3 := num(8, 2)
+	hour, ok4 := num(11, 2)
+	minute, ok5 := num(14, 2)
+	sec, ok6 := num(17, 2)
+	ms, ok7 := num(20, 3)
+	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7) || month < 1 || month > 12 || hour > 23 || minute > 59 || sec > 59 ||
+		day < 1 || day > daysIn(time.Month(month), year) {
+		return time.Time{}, false
+	}
+	return time.Date(year, time.Month(month), day, hour, minute, sec, ms*1e6, time.UTC), true
+}
+
+// daysIn is the number of days of month in year.
+func daysIn(month time.Month, year int) int {
+	if month == time.February {
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	}
+	return 31 - int(month-1)%7%2
 }
 
 // parsePattern reads `[time][LEVEL][logger] [node] [index][shard] msg` in
@@ -516,7 +560,11 @@ func jsonQuote(env envelope) string {
 	b.WriteByte('[')
 	pad(&b, env.level, 5)
 	b.WriteString("][")
-	pad(&b, abbreviateLogger(env.logger), 25)
+	if last := strings.LastIndexByte(env.logger, '.'); last < 0 || abbreviated(env.logger[:last]) {
+		pad(&b, env.logger, 25)
+	} else {
+		padTo(&b, writeAbbreviated(&b, env.logger, last), 25)
+	}
 	b.WriteString("] ")
 	if env.where.Node != "" {
 		b.WriteByte('[')
@@ -567,9 +615,24 @@ func writeStamp(b *strings.Builder, t time.Time) {
 // `%-Nx` does.
 func pad(b *strings.Builder, s string, width int) {
 	b.WriteString(s)
-	for n := utf8.RuneCountInString(s); n < width; n++ {
+	padTo(b, runes(s), width)
+}
+
+// padTo writes the spaces that bring n characters to width.
+func padTo(b *strings.Builder, n, width int) {
+	for ; n < width; n++ {
 		b.WriteByte(' ')
 	}
+}
+
+// runes is utf8.RuneCountInString, at once for ASCII.
+func runes(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return utf8.RuneCountInString(s)
+		}
+	}
+	return len(s)
 }
 
 // abbreviateLogger is a logger name as log4j's `%c{1.}` prints it: every
@@ -584,15 +647,31 @@ func abbreviateLogger(name string) string {
 		return name
 	}
 	var b strings.Builder
-	for _, part := range strings.Split(name[:last], ".") {
+	writeAbbreviated(&b, name, last)
+	return b.String()
+}
+
+// writeAbbreviated writes abbreviateLogger(name), whose last '.' is at
+// last, to b and returns its length in characters.
+func writeAbbreviated(b *strings.Builder, name string, last int) int {
+	n := 0
+	for rest := name[:last]; ; {
+		part, more, found := strings.Cut(rest, ".")
 		if part != "" {
 			_, size := utf8.DecodeRuneInString(part)
 			b.WriteString(part[:size])
+			n++
 		}
 		b.WriteByte('.')
+		n++
+		if !found {
+			break
+		}
+		rest = more
 	}
-	b.WriteString(name[last+1:])
-	return b.String()
+	class := name[last+1:]
+	b.WriteString(class)
+	return n + runes(class)
 }
 
 // abbreviated reports whether every dot-separated part of s is empty or

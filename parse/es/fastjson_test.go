@@ -181,6 +181,8 @@ var jsonNearMisses = []string{
 	`{"type": "server", "timestamp": "2023-10-04T10:00:00.00AZ", "level": "INFO", "component": "o.e.m.j.JvmGcMonitorService", "cluster.name": "c", "node.name": "n1", "message": "[gc][1] overhead"}`,
 	`{"type": "server", "timestamp": "2023-10-04 10:00:00,000", "level": "INFO", "component": "o.e.m.j.JvmGcMonitorService", "cluster.name": "c", "node.name": "n1", "message": "[gc][1] overhead"}`,
 	`{"type": "server", "timestamp": "2023-10-04T10:00:00Z", "level": "INFO", "component": "o.e.m.j.JvmGcMonitorService", "cluster.name": "c", "node.name": "n1", "message": "[gc][1] overhead"}`,
+	`{"type": "server", "timestamp": "2023-10-04T10:00:00.1234Z", "level": "TRACE", "component": "o.e.i.s.IndexShard", "cluster.name": "c", "node.name": "n1", "message": "[test][0] index [63z] seq# [1] allocation-id [[id=a]] primaryTerm [1] operationPrimaryTerm [1] origin [PRIMARY]"}`,
+	`{"type": "server", "timestamp": "2023-10-04T10:00:00+00:00", "level": "TRACE", "component": "o.e.i.s.IndexShard", "cluster.name": "c", "node.name": "n1", "message": "[test][0] index [63z] seq# [1] allocation-id [[id=a]] primaryTerm [1] operationPrimaryTerm [1] origin [PRIMARY]"}`,
 	`{"type": "server", "timestamp": "10000-10-04T10:00:00.000Z", "level": "INFO", "component": "o.e.m.j.JvmGcMonitorService", "cluster.name": "c", "node.name": "n1", "message": "[gc][1] overhead"}`,
 	`{"@timestamp":"0001-01-01T00:00:00.000Z", "log.level": "TRACE", "message":"[test][0] updated global checkpoint to [7]", "log.logger":"org.elasticsearch.index.seqno.ReplicationTracker","elasticsearch.node.name":"n2"}`,
 	// Not one flat record: no message, a number, an object, trailing
@@ -192,6 +194,9 @@ var jsonNearMisses = []string{
 	`{"type": "server", "timestamp": "2023-10-04T10:00:00,000Z", "level": "INFO", "node.name": "n1", "message": "[gc][1] overhead",`,
 	`  1> {"type": "server", "timestamp": "2023-10-04T10:00:00,000Z", "level": "INFO", "component": "o.e.m.j.JvmGcMonitorService", "node.name": "n1", "message": "[gc][1] overhead"}`,
 	` {"type": "server", "timestamp": "2023-10-04T10:00:00,000Z", "level": "INFO", "component": "o.e.m.j.JvmGcMonitorService", "node.name": "n1", "message": "[gc][1] overhead"}`,
+	// Compact: a record jsonLayout does not vouch for is declined but
+	// not owned.
+	`{"type":"server","timestamp":"2023-10-04T10:00:00,000Z","level":"INFO","component":"o.e.m.j.JvmGcMonitorService","cluster.name":"c","node.name":"n1","message":"[gc][1] overhead"}`,
 	// Messages a reader takes or holds a phrase of, declined by neither.
 	`{"type": "server", "timestamp": "2023-10-04T10:00:00,000Z", "level": "DEBUG", "component": "o.e.i.e.Engine", "cluster.name": "c", "node.name": "n1", "message": "[test][0] Safe commit [CommitPoint{segment[segments_1], userData[{local_checkpoint=4999, max_seq_no=4999, translog_uuid=T0}]}], last commit [CommitPoint{segment[segments_1], userData[{local_checkpoint=4999, max_seq_no=4999, translog_uuid=T0}]}]"}`,
 	`{"type": "server", "timestamp": "2023-10-04T10:00:00,000Z", "level": "INFO", "component": "o.e.c.m.MetadataDeleteIndexService", "cluster.name": "c", "node.name": "n1", "message": "[test/abc] deleting index"}`,
@@ -244,10 +249,15 @@ func TestFastJSONKeepsUserPhrases(t *testing.T) {
 		var sink parse.Sink
 		_, done := d.fastJSON(parse.Line{Pos: parse.Pos{Source: "p", Line: 1}, Text: line}, &sink)
 		require.True(t, done, "the fast path declines the record")
-		d = NewDecoder("p", parse.Options{AlarmPhrases: tc.phrases}).(*decoder)
-		assert.False(t, d.Line(parse.Line{Pos: parse.Pos{Source: "p", Line: 1}, Text: line}, &sink))
-		assert.Equal(t, tc.owned, d.Owned(), "phrases %q", tc.phrases)
-		assert.Empty(t, sink.Events)
+		v := classify(line)
+		require.NotEmpty(t, v.Made, "the workers read the record")
+		for _, l := range []parse.Line{{Text: line}, {Text: line, Note: v.Note, Made: v.Made}} {
+			l.Pos = parse.Pos{Source: "p", Line: 1}
+			d = NewDecoder("p", parse.Options{AlarmPhrases: tc.phrases}).(*decoder)
+			assert.False(t, d.Line(l, &sink))
+			assert.Equal(t, tc.owned, d.Owned(), "phrases %q, made %v", tc.phrases, l.Made != "")
+			assert.Empty(t, sink.Events)
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package es
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -114,8 +115,23 @@ func TestParseTimeJSONShortcut(t *testing.T) {
 		"2019-05-28T10:20:30,123Z", "2019-05-28T10:20:30.123Z", "2019-02-29T10:20:30.123Z", "2019-05-28T25:20:30.123Z",
 		"2019-05-28T10:20:30.12Z3", "2019-05-28T10:20:30:123Z", "2019-05-28 10:20:30,123Z", "2019-05-28T10:20:30,123+",
 		"2019-05-28T10:20:30,123", "2019-05-28T10:20:30.123+02:00", "2019-05-28T10:20:30Z", "",
+		"2020-02-29T10:20:30.123Z", "1900-02-29T10:20:30.123Z", "2000-02-29T10:20:30.123Z", "2100-02-29T00:00:00,000Z",
+		"2019-04-31T10:20:30.123Z", "2019-04-30T10:20:30.123Z", "2019-12-31T23:59:59.999Z", "2019-13-01T00:00:00.000Z",
+		"2019-00-01T00:00:00.000Z", "2019-01-00T00:00:00.000Z", "2019-01-32T00:00:00.000Z", "2019-01-01T24:00:00.000Z",
+		"2019-01-01T00:60:00.000Z", "2019-01-01T00:00:60.000Z", "0000-01-01T00:00:00.000Z", "9999-12-31T23:59:59,999Z",
+		"-019-01-01T00:00:00.000Z", "2019-+1-01T00:00:00.000Z", "2019-01-01T0a:00:00.000Z", "2019-01-01T00:00:00.0a0Z",
+		"2019-01-01T00:00:00;000Z", "2019-01-01t00:00:00.000Z", "2019-01-01T00:00:00.000z", "2019/01/01T00:00:00.000Z",
 	} {
 		checkParseTime(t, s)
+	}
+	// Every day of four years, a leap year among them, at every month's
+	// edges, and past them.
+	for y := 1999; y <= 2001; y++ {
+		for m := 1; m <= 12; m++ {
+			for d := 0; d <= 32; d++ {
+				checkParseTime(t, fmt.Sprintf("%04d-%02d-%02dT12:34:56.789Z", y, m, d))
+			}
+		}
 	}
 }
 
@@ -163,6 +179,26 @@ func TestAbbreviateLoggerShortcut(t *testing.T) {
 		}
 	}
 	walk("", 6)
+	// A record's quote pads the abbreviation it writes in place as pad
+	// does the name abbreviateLogger makes.
+	walk = func(prefix string, n int) {
+		q := jsonQuote(envelope{level: "INFO", logger: prefix, msg: "m"})
+		var want strings.Builder
+		want.WriteString("[INFO ][")
+		pad(&want, abbreviateByParts(prefix), 25)
+		want.WriteString("] m")
+		if q != want.String() {
+			t.Fatalf("%q: quote %q, want %q", prefix, q, want.String())
+		}
+		if n == 0 {
+			return
+		}
+		for _, s := range alphabet {
+			walk(prefix+s, n-1)
+		}
+	}
+	walk("", 5)
+	walk("org.elasticsearch.", 3)
 	require.Equal(t, "o.e.i.s.IndexShard", abbreviateLogger("o.e.i.s.IndexShard"))
 	require.Equal(t, "o.e.i.s.ReplicationTracker", abbreviateLogger("org.elasticsearch.index.seqno.ReplicationTracker"))
 }

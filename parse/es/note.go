@@ -36,6 +36,9 @@ func classify(b []byte) parse.Verdict {
 	if at, l1, owned, ok := declineShape(b); ok {
 		return parse.Verdict{Note: declineNote(at, l1, owned)}
 	}
+	if v, ok := classifyJSON(b); ok {
+		return v
+	}
 	return parse.Verdict{Note: uint64(fastNo), Foreign: foreignLine(b)}
 }
 

@@ -19,26 +19,45 @@ import (
 // fastDecl note as declineShape, fastNo for a line neither takes), and
 // unless the decoder reads the line to the same events, state and
 // ownership with the note as without it.
+//
+// A JSON record's note is of its quote, which classify hands over as the
+// verdict's Made text: the quote must be readJSON's and the note must
+// read back against it as against a pattern line.
 func noteAgrees(t testing.TB, line string) {
 	t.Helper()
 	b := []byte(line)
+	v := classify(b)
+	assert.False(t, v.Skip || v.Str, "classify skips or wants %q", line)
+	note := v.Note
+	json := note>>nJSON&1 != 0
+	if json {
+		var r jsonHot
+		require.True(t, readJSON(b, nil, &r), "a JSON note of %q, which readJSON refuses", line)
+		require.Equal(t, r.quote, v.Made, "the made text of %q", line)
+		b, note = []byte(v.Made), note&^(1<<nJSON)
+	} else {
+		require.Empty(t, v.Made, "a made text without a JSON note for %q", line)
+	}
 	var f fastMsg
 	env, hot := fastShape(b, &f)
 	at, l1, owned, decl := declineShape(b)
-	v := classify(b)
-	assert.False(t, v.Skip || v.Str, "classify skips or wants %q", line)
-	kind := fastKind(field(v.Note, nKind, 3))
+	if json {
+		// A declined record's ownership is the record's, not its
+		// quote's.
+		owned = ownsLayout([]byte(line))
+	}
+	kind := fastKind(field(note, nKind, 3))
 	switch {
-	case hot && v.Note != 0:
+	case hot && note != 0:
 		var nenv fastEnvelope
 		var nf fastMsg
-		require.True(t, fromNote(v.Note, b, &nenv, &nf), "note of %q does not read back", line)
+		require.True(t, fromNote(note, b, &nenv, &nf), "note of %q does not read back", line)
 		require.Equal(t, env, nenv, "envelope from the note of %q", line)
 		require.Equal(t, f, nf, "message from the note of %q", line)
 	case hot:
-	case decl && v.Note != 0:
+	case decl && note != 0:
 		require.Equal(t, fastDecl, kind, "%q", line)
-		require.Equal(t, []any{at, l1, owned}, []any{field(v.Note, nAt, 8), 26 + field(v.Note, nLevel, 8), v.Note>>nOwned&1 != 0}, "%q", line)
+		require.Equal(t, []any{at, l1, owned}, []any{field(note, nAt, 8), 26 + field(note, nLevel, 8), note>>nOwned&1 != 0}, "%q", line)
 	case decl:
 	default:
 		require.Equal(t, fastNo, kind, "%q", line)
@@ -50,12 +69,16 @@ func noteAgrees(t testing.TB, line string) {
 		return sink, d, ok
 	}
 	pos := parse.Pos{Source: "n", Line: 1}
-	plain, dp, okp := read(parse.Line{Pos: pos, Text: b})
-	noted, dn, okn := read(parse.Line{Pos: pos, Text: b, Note: v.Note})
+	plain, dp, okp := read(parse.Line{Pos: pos, Text: []byte(line)})
+	noted, dn, okn := read(parse.Line{Pos: pos, Text: []byte(line), Note: v.Note, Made: v.Made})
 	require.True(t, assert.ObjectsAreEqual(plain, noted), "%q:\nplain %+v\nnoted %+v", line, plain, noted)
 	require.Equal(t, okp, okn, "%q claimed", line)
 	require.Equal(t, dp.Owned(), dn.Owned(), "%q owned", line)
+	// The text blocks and the time cache only spare work: a JSON
+	// record's time is cached as its quote prints it with a note, as
+	// the record does without.
 	dp.slabs, dn.slabs = slabs{}, slabs{}
+	dp.times, dn.times = timeCache{}, timeCache{}
 	require.True(t, assert.ObjectsAreEqual(dp, dn), "%q: decoder state\nplain %+v\nnoted %+v", line, dp, dn)
 }
 
@@ -83,6 +106,19 @@ func TestNoteAgreesWithShape(t *testing.T) {
 	for _, l := range lines {
 		noteAgrees(t, l)
 		kinds[fastKind(field(classify([]byte(l)).Note, nKind, 3))]++
+	}
+	// The same lines as JSON records, and the JSON near misses.
+	jsonKinds := map[fastKind]int{}
+	for _, form := range jsonForms {
+		for _, l := range append(strings.Split(asJSON(strings.Join(lines, "\n"), form), "\n"), jsonNearMisses...) {
+			noteAgrees(t, l)
+			if n := classify([]byte(l)).Note; n>>nJSON&1 != 0 {
+				jsonKinds[fastKind(field(n, nKind, 3))]++
+			}
+		}
+	}
+	for _, k := range []fastKind{fastOp7, fastOp6, fastLCP, fastPrimaryGCP, fastReplicaGCP, fastDecl} {
+		assert.Positive(t, jsonKinds[k], "no JSON record noted as kind %d", k)
 	}
 	assert.Greater(t, kinds[fastOp7], 500)
 	for _, k := range []fastKind{fastOp7, fastOp6, fastLCP, fastPrimaryGCP, fastReplicaGCP, fastDecl, fastNo} {
