@@ -15,6 +15,8 @@
 #                               build prints them ({ days: D time: ... })
 #   yb-tablets1M                1,000,000 tablets, one line each
 #   es-200MiB                   Elasticsearch TRACE log
+#   es-ecs-200MiB               the same records as 8.x ECS JSON (a
+#                               containerised node's default layout)
 #
 # BASE=path/to/other/logsleuth also times that binary on each input, so a
 # change is measured against its baseline in the same run, the two taking
@@ -33,7 +35,7 @@ bin="$own/logsleuth"
 go build -o "$bin" ./cmd/logsleuth
 go build -o "$own/synthlog" ./cmd/synthlog
 inputs=("$@")
-[ ${#inputs[@]} -gt 0 ] || inputs=(yb-256MiB yb-1GiB yb-2GiB yb-raft50 yb-dump1M yb-dump1M-days yb-tablets1M es-200MiB)
+[ ${#inputs[@]} -gt 0 ] || inputs=(yb-256MiB yb-1GiB yb-2GiB yb-raft50 yb-dump1M yb-dump1M-days yb-tablets1M es-200MiB es-ecs-200MiB)
 
 gen() { # gen INPUT FILE
   local s="$own/synthlog -seed 7"
@@ -46,6 +48,7 @@ gen() { # gen INPUT FILE
     yb-dump1M-days) $s -system yb-dump -dump-entries 1000000 -days ;;
     yb-tablets1M) $s -system yb-tablets -tablets 1000000 ;;
     es-200MiB) $s -system es -size 200MiB ;;
+    es-ecs-200MiB) $s -system es -size 200MiB -es-layout ecs ;;
     *) echo "unknown input $1" >&2; exit 3 ;;
   esac > "$2"
 }

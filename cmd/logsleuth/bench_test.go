@@ -14,13 +14,13 @@ import (
 // written to a file: reading, both systems' decoders, the tally of who
 // speaks for the source, both rule packs and the report. The parse and
 // rules packages' benchmarks leave out what the command adds per event.
-func benchAnalyze(b *testing.B, system string, size int64) {
-	path := filepath.Join(b.TempDir(), system+".log")
+func benchAnalyze(b *testing.B, o synth.Options) {
+	path := filepath.Join(b.TempDir(), o.System+".log")
 	f, err := os.Create(path)
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := synth.Write(f, synth.Realistic(system, size, 7)); err != nil {
+	if err := synth.Write(f, o); err != nil {
 		b.Fatal(err)
 	}
 	if err := f.Close(); err != nil {
@@ -44,8 +44,16 @@ func benchAnalyze(b *testing.B, system string, size int64) {
 
 // BenchmarkAnalyzeES is the command on the generator's realistic
 // Elasticsearch TRACE log (`synthlog -system es`, as scripts/bench.sh).
-func BenchmarkAnalyzeES(b *testing.B) { benchAnalyze(b, "es", 32<<20) }
+func BenchmarkAnalyzeES(b *testing.B) { benchAnalyze(b, synth.Realistic("es", 32<<20, 7)) }
+
+// BenchmarkAnalyzeECS is BenchmarkAnalyzeES on the same records as 8.x
+// ECS JSON (`synthlog -system es -es-layout ecs`).
+func BenchmarkAnalyzeECS(b *testing.B) {
+	o := synth.Realistic("es", 32<<20, 7)
+	o.ESLayout = "ecs"
+	benchAnalyze(b, o)
+}
 
 // BenchmarkAnalyzeYB is the command on the generator's realistic tserver
 // log (`synthlog`, 6% Raft and lease lines, as scripts/bench.sh).
-func BenchmarkAnalyzeYB(b *testing.B) { benchAnalyze(b, "yb", 64<<20) }
+func BenchmarkAnalyzeYB(b *testing.B) { benchAnalyze(b, synth.Realistic("yb", 64<<20, 7)) }

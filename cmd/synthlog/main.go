@@ -26,6 +26,7 @@ func main() {
 	electionLines := flag.Int("election-lines", 0, "lines per election, 1 to 11 (0: all 11; yb-tablets: 1)")
 	dump := flag.Int("dump-entries", 4, "entries in each incident's MVCC dump")
 	esNoise := flag.Float64("es-noise", def.ESNoise, "share of Elasticsearch lines that are not op lines (0 to 1)")
+	layout := flag.String("es-layout", "", "Elasticsearch records as ecs (8.x ECS JSON) or esjson (7.x ESJsonLayout) instead of the pattern layout")
 	days := flag.Bool("days", false, "print the incident's hybrid times as a YugabyteDB test build does, { days: D time: HH:MM:SS.ffffff }")
 	flag.Parse()
 	n, err := synth.ParseSize(*size)
@@ -34,7 +35,7 @@ func main() {
 		os.Exit(3)
 	}
 	o := synth.Options{System: *system, Size: n, Seed: *seed, Peers: *peers, Incidents: *incidents,
-		Tablets: *tablets, RaftShare: *raft, ElectionLines: *electionLines, DumpEntries: *dump, ESNoise: *esNoise, DaysForm: *days}
+		Tablets: *tablets, RaftShare: *raft, ElectionLines: *electionLines, DumpEntries: *dump, ESNoise: *esNoise, DaysForm: *days, ESLayout: *layout}
 	if err := synth.Write(os.Stdout, o); err != nil {
 		fmt.Fprintln(os.Stderr, "synthlog:", err)
 		os.Exit(1)

@@ -49,6 +49,11 @@ type Options struct {
 	// ESNoise is the share of Elasticsearch lines that are not op lines
 	// (cluster state, GC, recovery chatter), 0 to 1.
 	ESNoise float64
+	// ESLayout is the layout of the Elasticsearch records: "" for the
+	// pattern layout (`[time][LEVEL][logger] [node] message`), "ecs" for
+	// 8.x ECS JSON (a containerised node's default), "esjson" for 7.x
+	// ESJsonLayout. The records are the same in each.
+	ESLayout string
 }
 
 // Realistic returns the options of a busy node's log: 400 tablets on
@@ -78,6 +83,11 @@ func Write(w io.Writer, o Options) error {
 	case "yb-tablets":
 		err = g.ybTablets()
 	case "es":
+		switch o.ESLayout {
+		case "", "ecs", "esjson":
+		default:
+			return fmt.Errorf("unknown Elasticsearch layout %q: want ecs, esjson or none", o.ESLayout)
+		}
 		err = g.es()
 	default:
 		return fmt.Errorf("unknown system %q: want yb, yb-dump, yb-tablets or es", o.System)
@@ -389,25 +399,24 @@ func (g *gen) es() error {
 		shard := g.rng.IntN(2)
 		seq++
 		id := strconv.FormatInt(seq*7919%1000003, 36)
-		ts := g.clock.Format("2006-01-02T15:04:05,000")
 		var b strings.Builder
 		primary := nodes[shard%len(nodes)]
-		fmt.Fprintf(&b, "[%s][TRACE][o.e.i.s.IndexShard       ] [%s] [test][%d] index [%s] seq# [%d] allocation-id [[id=a%d%s]] primaryTerm [1] operationPrimaryTerm [1] origin [PRIMARY]\n", ts, primary, shard, id, seq, shard, primary)
-		fmt.Fprintf(&b, "[%s][TRACE][o.e.i.s.IndexShard       ] [%s] [test][%d] index-done [%s] seq# [%d] allocation-id [[id=a%d%s]] primaryTerm [1] operationPrimaryTerm [1] origin [PRIMARY] result-seq# [%d] result-term [1] failure [null]\n", ts, primary, shard, id, seq, shard, primary, seq)
+		g.esRecord(&b, "TRACE", "o.e.i.s.IndexShard", primary, fmt.Sprintf("[test][%d] index [%s] seq# [%d] allocation-id [[id=a%d%s]] primaryTerm [1] operationPrimaryTerm [1] origin [PRIMARY]", shard, id, seq, shard, primary))
+		g.esRecord(&b, "TRACE", "o.e.i.s.IndexShard", primary, fmt.Sprintf("[test][%d] index-done [%s] seq# [%d] allocation-id [[id=a%d%s]] primaryTerm [1] operationPrimaryTerm [1] origin [PRIMARY] result-seq# [%d] result-term [1] failure [null]", shard, id, seq, shard, primary, seq))
 		for _, n := range nodes {
 			if n == primary || g.rng.IntN(3) == 0 {
 				continue
 			}
-			fmt.Fprintf(&b, "[%s][TRACE][o.e.i.s.IndexShard       ] [%s] [test][%d] index [%s] seq# [%d] allocation-id [[id=a%d%s]] primaryTerm [1] operationPrimaryTerm [1] origin [REPLICA]\n", ts, n, shard, id, seq, shard, n)
+			g.esRecord(&b, "TRACE", "o.e.i.s.IndexShard", n, fmt.Sprintf("[test][%d] index [%s] seq# [%d] allocation-id [[id=a%d%s]] primaryTerm [1] operationPrimaryTerm [1] origin [REPLICA]", shard, id, seq, shard, n))
 			key := n + strconv.Itoa(shard)
 			if seq > lcp[key] {
-				fmt.Fprintf(&b, "[%s][TRACE][o.e.i.s.ReplicationTracker] [%s] [test][%d] updated local checkpoint of [a%d%s] from [%d] to [%d]\n", ts, primary, shard, shard, n, lcp[key], seq)
+				g.esRecord(&b, "TRACE", "o.e.i.s.ReplicationTracker", primary, fmt.Sprintf("[test][%d] updated local checkpoint of [a%d%s] from [%d] to [%d]", shard, shard, n, lcp[key], seq))
 				lcp[key] = seq
 			}
 		}
 		if seq%5000 == 0 {
-			fmt.Fprintf(&b, "[%s][DEBUG][o.e.i.e.Engine           ] [%s] [test][%d] Safe commit [CommitPoint{segment[segments_%d], userData[{local_checkpoint=%d, max_seq_no=%d, translog_uuid=T%d}]}], last commit [CommitPoint{segment[segments_%d], userData[{local_checkpoint=%d, max_seq_no=%d, translog_uuid=T%d}]}]\n",
-				ts, primary, shard, seq/5000, seq-1, seq-1, shard, seq/5000, seq-1, seq-1, shard)
+			g.esRecord(&b, "DEBUG", "o.e.i.e.Engine", primary, fmt.Sprintf("[test][%d] Safe commit [CommitPoint{segment[segments_%d], userData[{local_checkpoint=%d, max_seq_no=%d, translog_uuid=T%d}]}], last commit [CommitPoint{segment[segments_%d], userData[{local_checkpoint=%d, max_seq_no=%d, translog_uuid=T%d}]}]",
+				shard, seq/5000, seq-1, seq-1, shard, seq/5000, seq-1, seq-1, shard))
 		}
 		opLines += int64(strings.Count(b.String(), "\n"))
 		if err := g.emit(b.String()); err != nil {
@@ -420,20 +429,47 @@ func (g *gen) es() error {
 // esNoise writes one line an Elasticsearch node logs besides its ops:
 // cluster state applied, GC overhead, a slow search, a recovery status.
 func (g *gen) esNoise(nodes []string) error {
-	ts := g.clock.Format("2006-01-02T15:04:05,000")
 	n := nodes[g.rng.IntN(len(nodes))]
-	var s string
+	var b strings.Builder
 	switch g.rng.IntN(4) {
 	case 0:
-		s = fmt.Sprintf("[%s][DEBUG][o.e.c.s.ClusterApplierService] [%s] processing [ApplyCommitRequest{term=1, version=%d, sourceNode={%s}}]: took [0s] no change in cluster_state\n", ts, n, g.rng.IntN(1e6), nodes[0])
+		g.esRecord(&b, "DEBUG", "o.e.c.s.ClusterApplierService", n, fmt.Sprintf("processing [ApplyCommitRequest{term=1, version=%d, sourceNode={%s}}]: took [0s] no change in cluster_state", g.rng.IntN(1e6), nodes[0]))
 	case 1:
-		s = fmt.Sprintf("[%s][INFO ][o.e.m.j.JvmGcMonitorService] [%s] [gc][%d] overhead, spent [%dms] collecting in the last [1s]\n", ts, n, g.rng.IntN(1e5), g.rng.IntN(900))
+		g.esRecord(&b, "INFO", "o.e.m.j.JvmGcMonitorService", n, fmt.Sprintf("[gc][%d] overhead, spent [%dms] collecting in the last [1s]", g.rng.IntN(1e5), g.rng.IntN(900)))
 	case 2:
-		s = fmt.Sprintf("[%s][WARN ][i.s.s.query              ] [%s] [test][%d] took[%d.%dms], took_millis[%d], total_hits[%d hits], search_type[QUERY_THEN_FETCH], total_shards[2]\n", ts, n, g.rng.IntN(2), g.rng.IntN(900), g.rng.IntN(9), g.rng.IntN(900), g.rng.IntN(1e6))
+		g.esRecord(&b, "WARN", "i.s.s.query", n, fmt.Sprintf("[test][%d] took[%d.%dms], took_millis[%d], total_hits[%d hits], search_type[QUERY_THEN_FETCH], total_shards[2]", g.rng.IntN(2), g.rng.IntN(900), g.rng.IntN(9), g.rng.IntN(900), g.rng.IntN(1e6)))
 	default:
-		s = fmt.Sprintf("[%s][DEBUG][o.e.t.TransportService   ] [%s] now connected to node [{%s}{%016x}]\n", ts, n, nodes[g.rng.IntN(len(nodes))], g.rng.Uint64())
+		g.esRecord(&b, "DEBUG", "o.e.t.TransportService", n, fmt.Sprintf("now connected to node [{%s}{%016x}]", nodes[g.rng.IntN(len(nodes))], g.rng.Uint64()))
 	}
-	return g.emit(s)
+	return g.emit(b.String())
+}
+
+// esLoggers are the whole names of the loggers the generator writes, as
+// ECS prints them (the pattern layout and ESJsonLayout abbreviate them).
+var esLoggers = map[string]string{
+	"o.e.i.s.IndexShard":            "org.elasticsearch.index.shard.IndexShard",
+	"o.e.i.s.ReplicationTracker":    "org.elasticsearch.index.seqno.ReplicationTracker",
+	"o.e.i.e.Engine":                "org.elasticsearch.index.engine.Engine",
+	"o.e.c.s.ClusterApplierService": "org.elasticsearch.cluster.service.ClusterApplierService",
+	"o.e.m.j.JvmGcMonitorService":   "org.elasticsearch.monitor.jvm.JvmGcMonitorService",
+	"i.s.s.query":                   "index.search.slowlog.query",
+	"o.e.t.TransportService":        "org.elasticsearch.transport.TransportService",
+}
+
+// esRecord writes one record at the clock's time in the options' layout:
+// level, logger (abbreviated), node and message (its `[index][shard]`
+// marker first, as the layouts print it).
+func (g *gen) esRecord(b *strings.Builder, level, logger, node, msg string) {
+	switch g.o.ESLayout {
+	case "ecs":
+		fmt.Fprintf(b, `{"@timestamp":"%s", "log.level": "%s", "message":%s, "ecs.version": "1.2.0","service.name":"ES_ECS","event.dataset":"elasticsearch.server","process.thread.name":"elasticsearch[%s][write][T#1]","log.logger":"%s","elasticsearch.node.name":"%s","elasticsearch.cluster.name":"c"}`+"\n",
+			g.clock.Format("2006-01-02T15:04:05.000Z"), level, strconv.Quote(msg), node, esLoggers[logger], node)
+	case "esjson":
+		fmt.Fprintf(b, `{"type": "server", "timestamp": "%s", "level": "%s", "component": "%s", "cluster.name": "c", "node.name": "%s", "message": %s}`+"\n",
+			g.clock.Format("2006-01-02T15:04:05,000Z"), level, logger, node, strconv.Quote(msg))
+	default:
+		fmt.Fprintf(b, "[%s][%-5s][%-25s] [%s] %s\n", g.clock.Format("2006-01-02T15:04:05,000"), level, logger, node, msg)
+	}
 }
 
 // ParseSize reads sizes like 100MiB, 1GiB, 512KiB, 1000.

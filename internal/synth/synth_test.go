@@ -2,6 +2,7 @@ package synth
 
 import (
 	"bytes"
+	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
@@ -95,4 +96,39 @@ func TestNoiseMix(t *testing.T) {
 		share := float64(count[k.Name]) / float64(noise)
 		assert.InDelta(t, float64(k.Weight)/float64(total), share, 0.01, k.Name)
 	}
+}
+
+// The JSON layouts hold the pattern layout's records: one valid JSON
+// object per line, with its time, level, node and message.
+func TestESLayouts(t *testing.T) {
+	o := Realistic("es", 256<<10, 5)
+	var plain bytes.Buffer
+	require.NoError(t, Write(&plain, o))
+	lines := strings.Split(strings.TrimSuffix(plain.String(), "\n"), "\n")
+	for _, layout := range []string{"ecs", "esjson"} {
+		o.ESLayout = layout
+		var b bytes.Buffer
+		require.NoError(t, Write(&b, o))
+		recs := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+		// The size counts bytes, so the JSON log holds fewer records.
+		require.Greater(t, len(recs), 100, layout)
+		require.LessOrEqual(t, len(recs), len(lines), layout)
+		for i, r := range recs {
+			var m map[string]string
+			require.NoError(t, json.Unmarshal([]byte(r), &m), "%s record %d: %s", layout, i+1, r)
+			l := lines[i]
+			level, node := m["level"], m["node.name"]
+			if layout == "ecs" {
+				level, node = m["log.level"], m["elasticsearch.node.name"]
+				require.NotEmpty(t, m["log.logger"], r)
+				require.Equal(t, l[1:11]+"T"+l[12:20]+"."+l[21:24]+"Z", m["@timestamp"], r)
+			} else {
+				require.Equal(t, l[1:24]+"Z", m["timestamp"], r)
+			}
+			require.True(t, strings.HasPrefix(l[25:], "["+level), "%s record %d: level %q in %s", layout, i+1, level, l)
+			require.True(t, strings.HasSuffix(l, "] ["+node+"] "+m["message"]), "%s record %d: %s against %s", layout, i+1, r, l)
+		}
+	}
+	o.ESLayout = "xml"
+	require.Error(t, Write(&bytes.Buffer{}, o))
 }
