@@ -21,6 +21,14 @@
 // raised passes in silence. Only the assertion readers read an
 // exception's message: a state print quoted in one is the alarm's text.
 //
+// Most lines of a TRACE log, in either layout, are read by a fast path
+// that reads them as the general one does (the tests hold the two
+// together): on the reader's workers, System.Classify notes where a hot
+// pattern-layout line's fields are, or makes a one-line JSON record's
+// quote (the pattern layout's line for the same event, which reports
+// cite) and notes that (Verdict.Made), and the decoder is left the time
+// and the event; a line no reader takes is declined there too.
+//
 // It owns only the reading: which copy a line speaks of and the numbers it
 // prints. Whether those numbers break an invariant is for replay/esstate and
 // rules/esrules. A line the decoder does not recognise is left unclaimed
