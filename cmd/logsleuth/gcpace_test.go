@@ -83,6 +83,8 @@ func TestGCPacerWatchesCollections(t *testing.T) {
 	for wait() < smallHeap {
 	}
 	runtime.KeepAlive(ballast)
+	// live has answered; after sets the default right after it returns.
+	require.Eventually(t, func() bool { return len(log.got()) == 2 }, 10*time.Second, time.Millisecond)
 	assert.Equal(t, []int{gcRaised, 100}, log.got())
 	// The pacer stops watching: no more sets however many collections.
 	runtime.GC()
