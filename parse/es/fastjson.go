@@ -18,6 +18,11 @@ type jsonHot struct {
 	msg   fastMsg
 	// at and l1 are declineShape's reading of a quote it takes.
 	at, l1 int
+	// ctx is the copy a declined WARN, ERROR or FATAL record names, the
+	// context of what follows it, its strings the quote's; warn says
+	// the record is one.
+	ctx  Where
+	warn bool
 }
 
 // readJSON reads b as the JSON fast path does, the time through times
@@ -25,9 +30,10 @@ type jsonHot struct {
 // one that is not a record flatJSON reads, a record with no message, no
 // time or one it cannot read, a message of several lines, a quote
 // fastShape reads with another node than the record's node field (a
-// name holding a bracket), or one to decline that is a WARN or worse
-// (whose copy becomes the context of what follows) or that declineShape
-// does not take.
+// name holding a bracket), one to decline that declineShape does not
+// take or of a level context does not expect, or a WARN, ERROR or FATAL
+// record (whose copy becomes the context of what follows) whose copy
+// the quote reads otherwise.
 func readJSON(b []byte, times *timeCache, r *jsonHot) (ok bool) {
 	if len(b) < 2 || b[0] != '{' || b[1] != '"' {
 		return false
@@ -52,11 +58,25 @@ func readJSON(b []byte, times *timeCache, r *jsonHot) (ok bool) {
 	}
 	switch r.env.level {
 	case "TRACE", "DEBUG", "INFO":
+	case "WARN", "ERROR", "FATAL":
+		r.warn = true
 	default:
 		return false
 	}
-	r.at, r.l1, _, ok = declineShape(q)
-	return ok
+	if r.at, r.l1, _, ok = declineShape(q); !ok || !r.warn {
+		return ok
+	}
+	// The copy the record names becomes the context (context): the
+	// record's node and marker as jsonRecord reads them, which must be
+	// what the quote reads as, since the decoder reads it there.
+	j := r.env
+	j.marker(j.msg)
+	qe, ok, bad := parsePattern(r.quote, times)
+	if !ok || bad != "" || qe.where != j.where {
+		return false
+	}
+	r.ctx = qe.where
+	return true
 }
 
 // fastJSON reads l when it is a one-line ESJsonLayout (7.x) or ECS (8.x)
@@ -83,6 +103,9 @@ func (d *decoder) fastJSON(l parse.Line, out *parse.Sink) (claimed, done bool) {
 	d.block, d.threadNode = noBlock, ""
 	d.lastTime, d.hasTime = r.env.time, true
 	d.ctx = Where{Shard: -1}
+	if r.warn {
+		d.ctx = r.ctx
+	}
 	if !r.hot {
 		return false, true
 	}
@@ -138,8 +161,8 @@ func (d *decoder) madeJSON(l parse.Line, out *parse.Sink) (claimed, owned, done 
 	)
 	switch k := fastKind(field(n, nKind, 3)); {
 	case k == fastDecl:
-		at := field(n, nAt, 8)
-		if at+24 > len(q) {
+		at, l1 := field(n, nAt, 8), 26+field(n, nLevel, 8)
+		if at+l1 > len(q) {
 			return false, false, false
 		}
 		t, ok := d.times.parse(q[at+1 : at+24])
@@ -148,6 +171,13 @@ func (d *decoder) madeJSON(l parse.Line, out *parse.Sink) (claimed, owned, done 
 		}
 		d.endLine()
 		d.lastTime, d.hasTime = t, true
+		switch strings.TrimSpace(l.Made[at+26 : at+l1]) {
+		case "WARN", "ERROR", "FATAL":
+			// The context, read from the quote as classifyJSON
+			// found it reads.
+			env, _, _ := parsePattern(l.Made, &d.times)
+			d.ctx = env.where
+		}
 		return false, n>>nOwned&1 != 0 && !d.holdsPhrase(l.Text), true
 	case k == fastNone || k == fastNo || !fromNote(n, q, &env, &f):
 		return false, false, false

@@ -159,6 +159,11 @@ var jsonNearMisses = []string{
 	// A node name that reads as a node, an index and a shard in the
 	// quote.
 	`{"type": "server", "timestamp": "2023-10-04T10:00:00,000Z", "level": "TRACE", "component": "o.e.i.s.IndexShard", "cluster.name": "c", "node.name": "n1] [idx][0", "message": "index [63z] seq# [1] allocation-id [[id=a]] primaryTerm [1] operationPrimaryTerm [1] origin [PRIMARY]"}`,
+	// The same in a WARN record to decline, whose copy is the context.
+	`{"type": "server", "timestamp": "2023-10-04T10:00:00,000Z", "level": "WARN", "component": "o.e.m.j.JvmGcMonitorService", "cluster.name": "c", "node.name": "n1] [idx][0", "message": "overhead, spent [61ms]"}`,
+	`{"type": "server", "timestamp": "2023-10-04T10:00:00,000Z", "level": "ERROR", "component": "o.e.m.j.JvmGcMonitorService", "cluster.name": "c", "node.name": "n1", "message": "[idx][0][recover to n2] overhead, spent [61ms]"}`,
+	`{"type": "server", "timestamp": "2023-10-04T10:00:00,000Z", "level": "FATAL", "component": "o.e.m.j.JvmGcMonitorService", "cluster.name": "c", "node.name": "n1", "message": "[[idx][0]] overhead"}`,
+	`{"type": "server", "timestamp": "2023-10-04T10:00:00,000Z", "level": "WARNING", "component": "o.e.m.j.JvmGcMonitorService", "cluster.name": "c", "node.name": "n1", "message": "[idx][0] overhead"}`,
 	// Both node fields; the 7.x one wins.
 	`{"@timestamp":"2023-10-04T10:00:00.000Z", "log.level": "TRACE", "message":"[test][0] index [63z] seq# [1] allocation-id [[id=a]] primaryTerm [1] operationPrimaryTerm [1] origin [PRIMARY]", "log.logger":"org.elasticsearch.index.shard.IndexShard","elasticsearch.node.name":"n2","node.name":"n1"}`,
 	// Level and logger the fast path does not take.
