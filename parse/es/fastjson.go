@@ -34,7 +34,10 @@ type jsonHot struct {
 // take or of a level context does not expect, or a WARN, ERROR or FATAL
 // record (whose copy becomes the context of what follows) whose copy
 // the quote reads otherwise.
-func readJSON(b []byte, times *timeCache, r *jsonHot) (ok bool) {
+//
+// With exact set, a record whose time its quote does not print exactly
+// (quotesExactly) is refused as soon as its time is read.
+func readJSON(b []byte, times *timeCache, exact bool, r *jsonHot) (ok bool) {
 	if len(b) < 2 || b[0] != '{' || b[1] != '"' {
 		return false
 	}
@@ -48,7 +51,7 @@ func readJSON(b []byte, times *timeCache, r *jsonHot) (ok bool) {
 	}
 	var bad string
 	r.env, bad = jsonEnvelope(&f, times)
-	if bad != "" || !r.env.timed || strings.IndexByte(r.env.msg, '\n') >= 0 {
+	if bad != "" || !r.env.timed || strings.IndexByte(r.env.msg, '\n') >= 0 || exact && !quotesExactly(r.env.time) {
 		return false
 	}
 	r.quote = jsonQuote(r.env)
@@ -92,7 +95,7 @@ func readJSON(b []byte, times *timeCache, r *jsonHot) (ok bool) {
 // phrase is left open to the other systems, as ownLine says.
 func (d *decoder) fastJSON(l parse.Line, out *parse.Sink) (claimed, done bool) {
 	var r jsonHot
-	if !readJSON(l.Text, &d.times, &r) {
+	if !readJSON(l.Text, &d.times, false, &r) {
 		return false, false
 	}
 	// Committed: from here on this is the general path's reading of the
@@ -118,19 +121,21 @@ func (d *decoder) fastJSON(l parse.Line, out *parse.Sink) (claimed, done bool) {
 // quote's, not the line's.
 const nJSON = 63
 
+// quotesExactly reports whether a quote prints t so that the pattern
+// layout's reading of it is t: UTC, in whole milliseconds, of a
+// four-digit year.
+func quotesExactly(t time.Time) bool {
+	return t.Location() == time.UTC && t.Nanosecond()%1e6 == 0 && t.Year() >= 0 && t.Year() <= 9999
+}
+
 // classifyJSON is readJSON on the reader's workers, for a record whose
-// time its quote prints exactly: UTC, in whole milliseconds, of a
-// four-digit year, so that the pattern layout's reading of the quote's
-// time is the record's. The quote is the verdict's Made text and the
-// note says where its fields are, as a pattern line's note says where
-// the line's are.
+// time its quote prints exactly, so that the decoder can read the time
+// from the quote. The quote is the verdict's Made text and the note
+// says where its fields are, as a pattern line's note says where the
+// line's are.
 func classifyJSON(b []byte) (parse.Verdict, bool) {
 	var r jsonHot
-	if !readJSON(b, nil, &r) {
-		return parse.Verdict{}, false
-	}
-	t := r.env.time
-	if t.Location() != time.UTC || t.Nanosecond()%1e6 != 0 || t.Year() < 0 || t.Year() > 9999 {
+	if !readJSON(b, nil, true, &r) {
 		return parse.Verdict{}, false
 	}
 	var n uint64

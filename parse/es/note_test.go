@@ -32,7 +32,7 @@ func noteAgrees(t testing.TB, line string) {
 	json := note>>nJSON&1 != 0
 	if json {
 		var r jsonHot
-		require.True(t, readJSON(b, nil, &r), "a JSON note of %q, which readJSON refuses", line)
+		require.True(t, readJSON(b, nil, true, &r), "a JSON note of %q, which readJSON refuses", line)
 		require.Equal(t, r.quote, v.Made, "the made text of %q", line)
 		b, note = []byte(v.Made), note&^(1<<nJSON)
 	} else {
