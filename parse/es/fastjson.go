@@ -100,8 +100,9 @@ func (d *decoder) fastJSON(l parse.Line, out *parse.Sink) (claimed, done bool) {
 	}
 	// Committed: from here on this is the general path's reading of the
 	// record: read's for a line opening with `{"`, then jsonRecord's;
-	// context keeps no copy of a TRACE, DEBUG or INFO record, the only
-	// levels fastShape takes; envelope and message read a hot shape's
+	// context keeps no copy of a TRACE, DEBUG or INFO record (the only
+	// levels fastShape takes) and keeps a WARN, ERROR or FATAL one's,
+	// which readJSON read; envelope and message read a hot shape's
 	// message as fastShape does and decline one without the phrases.
 	d.block, d.threadNode = noBlock, ""
 	d.lastTime, d.hasTime = r.env.time, true
