@@ -204,8 +204,7 @@ func (d *decoder) fastDecline(b []byte, note uint64) (owned, ok bool) {
 		d.index, d.indexUUID = "", ""
 	}
 	d.lastTime, d.hasTime = t, true
-	switch string(bytes.TrimSpace(s[26:l1])) {
-	case "WARN", "ERROR", "FATAL", "WARNING", "SEVERE":
+	if keepsContext(bytes.TrimSpace(s[26:l1])) {
 		// context: the copy the line names, its strings in the text
 		// blocks as the general path keeps them.
 		raw := d.slabs.text(b)

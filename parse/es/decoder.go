@@ -361,10 +361,19 @@ func (d *decoder) read(meta parse.Meta, s string, stream byte, out *parse.Sink) 
 // context keeps the copy a WARN or ERROR line names: log4j prints the
 // event's exception on the lines right under its message.
 func (d *decoder) context(env envelope) {
-	switch env.level {
-	case "WARN", "ERROR", "FATAL", "WARNING", "SEVERE":
+	if keepsContext(env.level) {
 		d.ctx = env.where
 	}
+}
+
+// keepsContext reports whether a record of level names the copy that an
+// exception printed under it is of (context).
+func keepsContext[T string | []byte](level T) bool {
+	switch string(level) {
+	case "WARN", "ERROR", "FATAL", "WARNING", "SEVERE":
+		return true
+	}
+	return false
 }
 
 // envelope handles a log record whose layout was read.

@@ -280,7 +280,7 @@ func parseJSON(s string) (env envelope, ok bool, err string) {
 	if !f.has[jMessage] {
 		return env, false, ""
 	}
-	env, err = jsonEnvelope(&f, nil)
+	env, err = jsonEnvelope(&f)
 	if err != "" {
 		return env, true, err
 	}
@@ -290,11 +290,8 @@ func parseJSON(s string) (env envelope, ok bool, err string) {
 }
 
 // jsonEnvelope is the envelope of a record's fields, which hold a
-// message: all but the quote and the message's marker. A UTC time with
-// its milliseconds (`...T10:00:00.000Z`, ECS's and most ESJsonLayout
-// records') is read through times when it is not nil: the pattern
-// layout's time with a Z, read as UTC as that layout's is.
-func jsonEnvelope(f *jsonFields, times *timeCache) (env envelope, err string) {
+// message: all but the quote and the message's marker.
+func jsonEnvelope(f *jsonFields) (env envelope, err string) {
 	str := func(keys ...int) string {
 		for _, k := range keys {
 			if f.has[k] {
@@ -310,18 +307,7 @@ func jsonEnvelope(f *jsonFields, times *timeCache) (env envelope, err string) {
 	env.logger = str(jComponent, jLogLogger)
 	env.where.Node = str(jNodeName, jESNodeName)
 	if ts := str(jTimestamp, jAtTimestamp); ts != "" {
-		t, ok := time.Time{}, false
-		if times != nil && len(ts) == 24 && ts[23] == 'Z' && ts[10] == 'T' && (ts[19] == ',' || ts[19] == '.') &&
-			isDigit(ts[20]) && isDigit(ts[21]) && isDigit(ts[22]) {
-			// What is left before the Z can only be the pattern
-			// layout's time, which the first two layouts read as the
-			// next two read the whole.
-			t, ok = cachedTime(times, ts[:23])
-		}
-		if !ok {
-			t, ok = parseTime(ts)
-		}
-		if ok {
+		if t, ok := parseTime(ts); ok {
 			env.time, env.timed = t, true
 		} else {
 			return env, "JSON log line: unreadable timestamp " + strconv.Quote(ts)
@@ -560,7 +546,7 @@ func jsonQuote(env envelope) string {
 	b.WriteByte('[')
 	pad(&b, env.level, 5)
 	b.WriteString("][")
-	if last := strings.LastIndexByte(env.logger, '.'); last < 0 || abbreviated(env.logger[:last]) {
+	if last, already := abbreviatedAt(env.logger); already {
 		pad(&b, env.logger, 25)
 	} else {
 		padTo(&b, writeAbbreviated(&b, env.logger, last), 25)
@@ -640,8 +626,8 @@ func runes(s string) int {
 // (org.elasticsearch.index.shard.IndexShard is o.e.i.s.IndexShard). A
 // name already abbreviated is unchanged.
 func abbreviateLogger(name string) string {
-	last := strings.LastIndexByte(name, '.')
-	if last < 0 || abbreviated(name[:last]) {
+	last, already := abbreviatedAt(name)
+	if already {
 		// ESJsonLayout's component is abbreviated already: nothing to
 		// build.
 		return name
@@ -649,6 +635,13 @@ func abbreviateLogger(name string) string {
 	var b strings.Builder
 	writeAbbreviated(&b, name, last)
 	return b.String()
+}
+
+// abbreviatedAt returns where name's last '.' is, and whether name is as
+// abbreviateLogger leaves it.
+func abbreviatedAt(name string) (last int, already bool) {
+	last = strings.LastIndexByte(name, '.')
+	return last, last < 0 || abbreviated(name[:last])
 }
 
 // writeAbbreviated writes abbreviateLogger(name), whose last '.' is at

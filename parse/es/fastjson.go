@@ -25,8 +25,9 @@ type jsonHot struct {
 	warn bool
 }
 
-// readJSON reads b as the JSON fast path does, the time through times
-// (nil: parseTime). ok is false for a line the general path must read:
+// readJSON reads b as the JSON fast path does; the quote of a WARN,
+// ERROR or FATAL record to decline is read through the time cache times
+// (nil: none). ok is false for a line the general path must read:
 // one that is not a record flatJSON reads, a record with no message, no
 // time or one it cannot read, a message of several lines, a quote
 // fastShape reads with another node than the record's node field (a
@@ -50,7 +51,7 @@ func readJSON(b []byte, times *timeCache, exact bool, r *jsonHot) (ok bool) {
 		return false
 	}
 	var bad string
-	r.env, bad = jsonEnvelope(&f, times)
+	r.env, bad = jsonEnvelope(&f)
 	if bad != "" || !r.env.timed || strings.IndexByte(r.env.msg, '\n') >= 0 || exact && !quotesExactly(r.env.time) {
 		return false
 	}
@@ -177,8 +178,7 @@ func (d *decoder) madeJSON(l parse.Line, out *parse.Sink) (claimed, owned, done 
 		}
 		d.endLine()
 		d.lastTime, d.hasTime = t, true
-		switch strings.TrimSpace(l.Made[at+26 : at+l1]) {
-		case "WARN", "ERROR", "FATAL":
+		if keepsContext(strings.TrimSpace(l.Made[at+26 : at+l1])) {
 			// The context, read from the quote as classifyJSON
 			// found it reads.
 			env, _, _ := parsePattern(l.Made, &d.times)
