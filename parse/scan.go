@@ -589,8 +589,8 @@ type wrapped struct {
 	// order is set for an envelope that may list newest first.
 	order *unwrap.Reorder
 	offer func(n int, p *preparedLine, ref subRef)
-	// made is the line offerLine or deliver makes and offers.
-	made preparedLine
+	// built is the line offerLine or deliver makes and offers.
+	built preparedLine
 }
 
 // maxReorder bounds the text held to put a newest-first listing back in
@@ -631,8 +631,8 @@ func (w *wrapped) line(n int, p *preparedLine, ref subRef) {
 func (w *wrapped) deliver(l unwrap.Line, flags uint8) {
 	if w.order != nil {
 		if flags&flagBinary != 0 {
-			w.made = preparedLine{text: l.Text, flags: flagBinary, skip: -1, stream: l.Stream}
-			w.offer(l.Num, &w.made, subRef{l.Source, l.Listed})
+			w.built = preparedLine{text: l.Text, flags: flagBinary, skip: -1, stream: l.Stream}
+			w.offer(l.Num, &w.built, subRef{l.Source, l.Listed})
 			return
 		}
 		l.Cut = l.Cut || flags&flagOverlong != 0
@@ -643,8 +643,8 @@ func (w *wrapped) deliver(l unwrap.Line, flags uint8) {
 }
 
 func (w *wrapped) offerLine(l unwrap.Line) {
-	w.made = preparedLine{text: l.Text, nanos: l.Nanos, skip: -1, stream: l.Stream}
-	p := &w.made
+	w.built = preparedLine{text: l.Text, nanos: l.Nanos, skip: -1, stream: l.Stream}
+	p := &w.built
 	if l.Cut {
 		p.flags |= flagOverlong
 	}
