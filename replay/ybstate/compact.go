@@ -84,7 +84,7 @@ func (r *Raft) maybeCompact(t *TabletRaft, term int64) {
 	keep := map[int64]bool{}
 	if r.onDrop != nil {
 		n, kept := r.onDrop(t.Tablet, term-c.KeepTerms, live)
-		t.more().compacted.Writes += n
+		t.more().moreRarer().compacted.Writes += n
 		for _, k := range kept {
 			keep[k] = true
 		}
@@ -125,7 +125,8 @@ func (t *TabletRaft) latest() time.Time {
 // leaders and real votes of the terms from voteCut (at most cut) stay.
 func (t *TabletRaft) compactBelow(cut, voteCut, live int64, keep map[int64]bool) {
 	x := t.more()
-	c := &x.compacted
+	y := x.moreRarer()
+	c := &y.compacted
 	t.below = cut
 	// The NO_OPs kept in their leaderships go with the other NO_OPs of
 	// their terms, before the leaderships themselves may.
@@ -176,16 +177,16 @@ func (t *TabletRaft) compactBelow(cut, voteCut, live int64, keep map[int64]bool)
 	var remap []int
 	x.leases, remap = keepIndexed(x.leases, func(l LeaseFact) bool { return l.Term < cut && !keep[l.Term] })
 	c.Leases += len(remap) - len(x.leases)
-	for k, i := range x.waits {
+	for k, i := range y.waits {
 		if j := moved(remap, i); j >= 0 {
-			x.waits[k] = j
+			y.waits[k] = j
 		} else {
-			delete(x.waits, k)
+			delete(y.waits, k)
 		}
 	}
-	for k := range x.waitRow {
+	for k := range y.waitRow {
 		if k.term < cut && !keep[k.term] {
-			delete(x.waitRow, k)
+			delete(y.waitRow, k)
 		}
 	}
 	rv := x.revocations[:0]
@@ -208,14 +209,14 @@ func (t *TabletRaft) compactBelow(cut, voteCut, live int64, keep map[int64]bool)
 			p.lastAttempt = -1
 		}
 	}
-	open := x.masterOpen[:0]
-	for _, l := range x.masterOpen {
+	open := y.masterOpen[:0]
+	for _, l := range y.masterOpen {
 		if l.Term >= cut {
 			open = append(open, l)
 		}
 	}
-	clear(x.masterOpen[len(open):])
-	x.masterOpen = open
+	clear(y.masterOpen[len(open):])
+	y.masterOpen = open
 }
 
 // dropTerms drops tablet's writes and dump leases of the terms below cut,

@@ -110,7 +110,12 @@ type TabletRaft struct {
 	seen, hasRep bool
 }
 
-// tabletRare is the part of a TabletRaft most tablets never need.
+// tabletRare is the part of a TabletRaft most tablets never need: what
+// a tablet's lease, vote and election lines add. A node can host a
+// million tablets that each log one such line, so what fewer still need
+// (the readable timeline, the master's word, replicas past the first,
+// compaction's counts) is one level further (tabletRarer), and this part
+// stays in the 112-byte size class.
 type tabletRare struct {
 	// leases are the lease expiries the Raft lines printed, in timeline
 	// order (Leases). MVCC dump leases stay in State.Leases.
@@ -119,11 +124,22 @@ type tabletRare struct {
 	// (View): a fact is then changed in place only in a copy (ownLeases).
 	leasesShared bool
 	revocations  []Revocation
+	// attempts are election attempts, one per peer burst of start lines.
+	attempts []Attempt
+	// votes holds the real (binding) votes granted, in timeline order, one
+	// per voter, term and candidate.
+	votes []VoteRec
+	// y is the rarer part, made on first use (moreRarer).
+	y *tabletRarer
+}
+
+// tabletRarer is the part of a tablet's history that only the tablets
+// with a timeline row, a master's report, a second replica, a wait on an
+// old leader's lease or compacted terms need.
+type tabletRarer struct {
 	// failedStepDowns are the master's step-downs that came back with an
 	// error, in timeline order.
 	failedStepDowns []FailedStepDown
-	// attempts are election attempts, one per peer burst of start lines.
-	attempts []Attempt
 	// rows is the readable timeline (Rows).
 	rows []Row
 	// compacted counts what compaction dropped; its Below is
@@ -131,9 +147,6 @@ type tabletRare struct {
 	compacted Compacted
 	// reps are the tablet's replicas but the first, in the order made.
 	reps []*Replica
-	// votes holds the real (binding) votes granted, in timeline order, one
-	// per voter, term and candidate.
-	votes []VoteRec
 	// waits indexes Leases by waiting peer and term and the leader waited
 	// on; waitRow marks the waits already shown in Rows.
 	waits   map[waitKey]int
@@ -141,6 +154,26 @@ type tabletRare struct {
 	// masterOpen holds the leaderships known only from reports to the
 	// master that no line has ended yet.
 	masterOpen []*Leadership
+}
+
+// noRarer is what rarer returns for a rare part without its rarer part:
+// read it, never write it.
+var noRarer tabletRarer
+
+// rarer is x's rarer part for reading.
+func (x *tabletRare) rarer() *tabletRarer {
+	if x.y == nil {
+		return &noRarer
+	}
+	return x.y
+}
+
+// moreRarer is x's rarer part for writing, made on first use.
+func (x *tabletRare) moreRarer() *tabletRarer {
+	if x.y == nil {
+		x.y = &tabletRarer{}
+	}
+	return x.y
 }
 
 // ownLeases gives x a lease array of its own, for a change in place, when
@@ -185,14 +218,14 @@ func (t *TabletRaft) Attempts() []Attempt { return t.rare().attempts }
 // Rows is the readable timeline, in timeline order, at most maxTabletRows
 // and within the budget all tablets share (MaxRows); Dropped counts the
 // rows past that. A row keeps its line's position, not its text.
-func (t *TabletRaft) Rows() []Row { return t.rare().rows }
+func (t *TabletRaft) Rows() []Row { return t.rare().rarer().rows }
 
 // Dropped is how many of t's timeline rows were not kept.
 func (t *TabletRaft) Dropped() int { return t.dropped }
 
 // Compacted counts the history compaction dropped (Compaction).
 func (t *TabletRaft) Compacted() Compacted {
-	c := t.rare().compacted
+	c := t.rare().rarer().compacted
 	c.Below = t.below
 	return c
 }
@@ -983,7 +1016,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 				f := LeaseFact{Holder: prev.Peer, Term: prev.Term, Kind: WallLeaseKind,
 					Until: at.Add(time.Duration(ev.Remaining.Millis) * time.Millisecond), Seen: p.Peer, How: "waited on", At: at}
 				key := waitKey{p.Peer, p.Term, prev.Peer, prev.Term}
-				if i, ok := t.rare().waits[key]; ok {
+				if i, ok := t.rare().rarer().waits[key]; ok {
 					if f.Until.After(t.x.leases[i].Until) {
 						f.From = from.keep()
 						t.x.ownLeases()
@@ -991,21 +1024,22 @@ func (r *Raft) Apply(e yb.Event) Step {
 					}
 				} else {
 					x := t.more()
-					if x.waits == nil {
-						x.waits = map[waitKey]int{}
+					y := x.moreRarer()
+					if y.waits == nil {
+						y.waits = map[waitKey]int{}
 					}
-					x.waits[key] = len(x.leases)
+					y.waits[key] = len(x.leases)
 					f.From = from.keep()
 					x.leases = append(x.leases, f)
 				}
 			}
 		}
-		if wk := (waitKey{p.Peer, p.Term, "", -1}); !t.rare().waitRow[wk] {
-			x := t.more()
-			if x.waitRow == nil {
-				x.waitRow = map[waitKey]bool{}
+		if wk := (waitKey{p.Peer, p.Term, "", -1}); !t.rare().rarer().waitRow[wk] {
+			y := t.more().moreRarer()
+			if y.waitRow == nil {
+				y.waitRow = map[waitKey]bool{}
 			}
-			x.waitRow[wk] = true
+			y.waitRow[wk] = true
 			t.row(at, timed, p.Peer, p.Term, "lease wait", func() string {
 				if ev.HasRemaining {
 					return fmt.Sprintf("waits: previous leader's lease may run %s more", ev.Remaining)
@@ -1182,7 +1216,7 @@ func (t *TabletRaft) row(at time.Time, timed bool, peer string, term int64, what
 	if t.raft != nil {
 		budget = t.raft.rows
 	}
-	if len(t.rare().rows) >= maxTabletRows || budget == nil || budget.left <= 0 {
+	if len(t.rare().rarer().rows) >= maxTabletRows || budget == nil || budget.left <= 0 {
 		t.dropped++
 		if budget != nil {
 			budget.dropped++
@@ -1190,8 +1224,8 @@ func (t *TabletRaft) row(at time.Time, timed bool, peer string, term int64, what
 		return
 	}
 	budget.left--
-	x := t.more()
-	x.rows = append(x.rows, Row{At: at, Timed: timed, Peer: peer, Term: term, What: what, Detail: detail(), From: From{Pos: pos}})
+	y := t.more().moreRarer()
+	y.rows = append(y.rows, Row{At: at, Timed: timed, Peer: peer, Term: term, What: what, Detail: detail(), From: From{Pos: pos}})
 }
 
 // usable reports whether a printed lease end is a point in time: a real

@@ -53,10 +53,10 @@ func (r *Raft) report(ev *yb.TabletReport, st Step) Step {
 	t.lead(ev.LeaderUUID, ev.Term, m.Time, m.Timed, from, &st, before)
 	if l := t.Leadership(ev.LeaderUUID, ev.Term); l != nil {
 		l.byMaster = true
-		x := t.more()
-		x.masterOpen = append(x.masterOpen, l)
-		if n := len(x.rows); n > 0 && x.rows[n-1].From.Pos == from.pos() {
-			x.rows[n-1].Detail += " (as a report to the master says)"
+		y := t.more().moreRarer()
+		y.masterOpen = append(y.masterOpen, l)
+		if n := len(y.rows); n > 0 && y.rows[n-1].From.Pos == from.pos() {
+			y.rows[n-1].Detail += " (as a report to the master says)"
 		}
 	}
 	return st
@@ -67,10 +67,10 @@ func (r *Raft) report(ev *yb.TabletReport, st Step) Step {
 // master knows, that leader's term is over. It is the master's word, as
 // the leadership was; the leader's own later lines outweigh it (claim).
 func (t *TabletRaft) reportedTerm(ev *yb.TabletReport) {
-	if len(t.rare().masterOpen) == 0 {
+	if len(t.rare().rarer().masterOpen) == 0 {
 		return
 	}
-	x := t.x
+	x := t.x.y
 	m := ev.Info()
 	ln := lineOf(ev, nil)
 	from := &ln
@@ -122,8 +122,8 @@ func (r *Raft) masterStepDown(ev *yb.MasterStepDown, st Step) Step {
 	notLeader := strings.Contains(ev.Error, "NOT_THE_LEADER")
 	if !ev.SteppedDown() && !notLeader {
 		t.row(m.Time, m.Timed, p.Peer, p.Term, "master step down", func() string { return "the master's step-down failed: " + clipText(ev.Error) }, from.pos())
-		x := t.more()
-		x.failedStepDowns = append(x.failedStepDowns, FailedStepDown{Leader: ev.Leader, Error: ev.Error, At: m.Time, Timed: m.Timed, From: from.keep()})
+		y := t.more().moreRarer()
+		y.failedStepDowns = append(y.failedStepDowns, FailedStepDown{Leader: ev.Leader, Error: ev.Error, At: m.Time, Timed: m.Timed, From: from.keep()})
 		return st
 	}
 	// The term it stepped down from: the one it leads by its own lines,
@@ -182,8 +182,8 @@ type FailedStepDown struct {
 // before at (any, when at is zero), or nil.
 func (t *TabletRaft) FailedStepDownOf(leader string, at time.Time) *FailedStepDown {
 	var out *FailedStepDown
-	for i := range t.rare().failedStepDowns {
-		f := &t.x.failedStepDowns[i]
+	for i := range t.rare().rarer().failedStepDowns {
+		f := &t.x.y.failedStepDowns[i]
 		if f.Leader == leader && (at.IsZero() || !f.Timed || !f.At.After(at)) {
 			out = f
 		}

@@ -252,8 +252,8 @@ func (s *State) replica(k Key) *Replica {
 		return &e.rep
 	}
 	r := &Replica{Key: k, Term: -1, LeaderTerm: -1}
-	x := e.raft.more()
-	x.reps = append(x.reps, r)
+	y := e.raft.more().moreRarer()
+	y.reps = append(y.reps, r)
 	return r
 }
 
@@ -265,7 +265,7 @@ func (e *tabletEntry) replica(peer string) *Replica {
 	if e.rep.Peer == peer {
 		return &e.rep
 	}
-	for _, r := range e.raft.rare().reps {
+	for _, r := range e.raft.rare().rarer().reps {
 		if r.Peer == peer {
 			return r
 		}
@@ -293,7 +293,7 @@ func (s *State) Replicas() []*Replica {
 	for _, e := range s.raft.tablets {
 		if e.raft.hasRep {
 			out = append(out, &e.rep)
-			out = append(out, e.raft.rare().reps...)
+			out = append(out, e.raft.rare().rarer().reps...)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {

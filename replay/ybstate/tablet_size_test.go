@@ -2,6 +2,7 @@ package ybstate
 
 import (
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/logsleuth/logsleuth/grammar/ybval"
@@ -21,6 +22,9 @@ func TestTabletSizes(t *testing.T) {
 	}
 	if n := unsafe.Sizeof(PeerRaft{}); n > 112 {
 		t.Errorf("PeerRaft is %d bytes, over the 112-byte size class", n)
+	}
+	if n := unsafe.Sizeof(tabletRare{}); n > 112 {
+		t.Errorf("a tablet's rare part is %d bytes, over the 112-byte size class", n)
 	}
 	if n := unsafe.Sizeof(tabletEntry{}); n > 192 {
 		t.Errorf("a tablet's entry (its Raft history and first replica) is %d bytes, over the 192-byte size class", n)
@@ -63,5 +67,32 @@ func TestOneLineTabletHasNoRarePart(t *testing.T) {
 	r.Apply(&yb.Vote{Base: yb.Base{Meta: parse.Meta{Pos: parse.Pos{Source: "a", Line: 2}}, Replica: yb.Replica{Tablet: "t1", Peer: "p2", Term: 3}}, Candidate: "p3", Term: 3, Granted: true})
 	if tr.x == nil || len(tr.Votes(3)) != 1 {
 		t.Fatalf("after a vote: rare part %v, votes %v", tr.x, tr.Votes(3))
+	}
+	// A vote, a lease reset or a revocation needs the rare part, not the
+	// rarer one: that is for rows, the master, more replicas, waits and
+	// compaction.
+	at := time.Date(2023, 10, 7, 16, 0, 0, 0, time.UTC)
+	meta := func(line int) parse.Meta {
+		return parse.Meta{Pos: parse.Pos{Source: "a", Line: line}, Time: at, Timed: true}
+	}
+	r.Apply(&yb.LeaseReset{Base: yb.Base{Meta: meta(7), Replica: yb.Replica{Tablet: "t2", Peer: "p1", Term: 2, Role: "FOLLOWER"}}, HT: true, Expiry: ybval.HybridTime{Physical: 1696694400000000}})
+	r.Apply(&yb.LeaseRevoked{Base: yb.Base{Meta: meta(8), Replica: yb.Replica{Tablet: "t3", Peer: "p1", Term: 2, Role: "LEADER"}}, Holder: "p2", HT: true, Expiry: ybval.HybridTime{Physical: 1696694400000000}})
+	for _, id := range []string{"t1", "t2", "t3"} {
+		tr := r.Tablet(id)
+		if tr == nil || tr.x == nil || tr.x.y != nil {
+			t.Errorf("tablet %s: want its rare part without the rarer one, got %+v", id, tr)
+		}
+	}
+	if n := len(r.Tablet("t2").Leases()) + len(r.Tablet("t3").Leases()); n != 2 {
+		t.Errorf("lease facts: %d, want one per tablet", n)
+	}
+	if n := len(r.Tablet("t3").Revocations()); n != 1 {
+		t.Errorf("revocations: %d, want 1", n)
+	}
+	// A row is kept in the rarer part, while the budget lasts.
+	r.rows.left = 1
+	r.Apply(&yb.Vote{Base: yb.Base{Meta: meta(9), Replica: yb.Replica{Tablet: "t4", Peer: "p2", Term: 3}}, Candidate: "p3", Term: 3, Granted: true})
+	if tr := r.Tablet("t4"); tr.x == nil || tr.x.y == nil || len(tr.Rows()) != 1 {
+		t.Errorf("a vote with a row to spare: rows %v", tr.Rows())
 	}
 }
