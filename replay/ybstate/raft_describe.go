@@ -41,11 +41,23 @@ type viewLeader struct {
 	ended       bool
 }
 
+// blankView is the view of a peer nothing is known of but its name
+// (View); views are read only (Lines), so one value serves them all.
+var blankView = RaftView{seen: true, p: PeerRaft{Term: -1, High: -1, Leading: -1, LastLed: -1, lastAttempt: -1, delayed: -1}}
+
 // View takes peer's Raft view of t as it stands.
 func (t *TabletRaft) View(peer string) *RaftView {
 	p := t.Peer(peer)
 	if p == nil {
 		return &RaftView{}
+	}
+	if p.Term < 0 && p.High < 0 && p.role == (roleName{}) && p.Leading < 0 && p.LastLed < 0 && len(t.Leases()) == 0 {
+		// A peer no line has shown in a term, role or leadership yet, of
+		// a tablet with no lease fact, has the view all such peers have.
+		// It is shared: a revocation keeps its revoker's view from before
+		// its line, and a node hosting a million tablets may log only
+		// that line for each.
+		return &blankView
 	}
 	// A view is kept with every revocation and break, for a finding's
 	// state, which cites positions only: the lines it copies keep no
