@@ -29,6 +29,11 @@ type Meta struct {
 	Timed bool
 	// Text is the event's first line as read, for quoting as evidence.
 	Text string
+	// Off is where Text starts in the input plus one when Text is the
+	// input's own bytes there (Line.Off), else 0: a state may then keep
+	// the line's place instead of its text, and read it again for a
+	// finding that cites it.
+	Off int64
 }
 
 // Info returns m, so a struct embedding Meta (at any depth) implements

@@ -79,6 +79,8 @@ type preparedLine struct {
 	// made is set when str is what a Classify test made of the line, not
 	// its text (Line.Made).
 	made bool
+	// off is where the line starts in its chunk's data.
+	off int32
 }
 
 type chunk struct {
@@ -91,6 +93,9 @@ type chunk struct {
 	over  bool
 	lines []preparedLine
 	bytes int64
+	// at is where data starts in the input, or -1 where the chunk's
+	// lines are not the input's bytes in order (ScanNumbered's).
+	at int64
 	// err is the read error that ended the input after this chunk.
 	err  error
 	done chan struct{}
@@ -181,6 +186,8 @@ func readChunks(src io.Reader, work, order chan<- *chunk, detect bool) {
 	c.grow(bigChunk, 0)
 	first := true
 	var env *unwrap.Envelope
+	// bufAt is where c.buf starts in the input.
+	var bufAt int64
 	for {
 		err := fill(src, c, &n)
 		more := err == nil
@@ -218,6 +225,7 @@ func readChunks(src io.Reader, work, order chan<- *chunk, detect bool) {
 			end = len(buf)
 		}
 		c.data = buf[start:end]
+		c.at = bufAt + int64(start)
 		if first && detect {
 			env = unwrap.Detect(headLines(c.data))
 		}
@@ -236,6 +244,7 @@ func readChunks(src io.Reader, work, order chan<- *chunk, detect bool) {
 			nc.grow(bigChunk, 0)
 		}
 		n = copy(nc.buf, tail)
+		bufAt += int64(len(buf) - len(tail))
 		if env.Carries() {
 			ch := make(chan unwrap.Scratch, 1)
 			c.carryOut, nc.carryIn = ch, ch
@@ -313,13 +322,14 @@ func prepare(c *chunk, systems []System) {
 	for len(data) > 0 {
 		i := bytes.IndexByte(data, '\n')
 		var text []byte
+		off := int32(len(c.data) - len(data))
 		if i < 0 {
 			text, data = data, nil
 		} else {
 			text, data = data[:i:i], data[i+1:]
 		}
 		text = trimCR(text)
-		p := preparedLine{text: text, skip: -1}
+		p := preparedLine{text: text, skip: -1, off: off}
 		if len(text) > MaxLine {
 			// A long line that fits in a chunk with its line end.
 			p.text, p.flags = text[:MaxLine:MaxLine], flagOverlong

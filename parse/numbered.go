@@ -54,7 +54,7 @@ func numberedLines(next func() (NumberedLine, error), systems []System, fn func(
 		if len(nos) == 0 {
 			return
 		}
-		c.data, c.over, c.lines, c.done = buf, false, c.lines[:0], make(chan struct{})
+		c.data, c.over, c.lines, c.done, c.at = buf, false, c.lines[:0], make(chan struct{}), -1
 		prepare(&c, systems)
 		if len(c.lines) != len(nos) {
 			panic("parse: a numbered batch prepared into a different count of lines")

@@ -35,6 +35,11 @@ type Line struct {
 	// (Verdict.Made), or "": a text, unlike Text, that the decoder may
 	// keep.
 	Made string
+	// Off is where Text starts in the input plus one, when Text is the
+	// input's own bytes there (a line as read, not taken out of an
+	// envelope, numbered by the caller or repaired), else 0: the line
+	// can then be read again from the input by offset and length.
+	Off int64
 }
 
 // Sink collects what decoders produce.
@@ -302,7 +307,10 @@ func scan(feed func(fn func(*chunk)) (int64, error), source string, systems []Sy
 		invFirst  int
 		lineNo    int
 		readError error
-		lastKnows = -1
+		// plainAt is where the chunk being offered starts in the input
+		// when its lines are the input's own bytes, else -1.
+		plainAt   int64 = -1
+		lastKnows       = -1
 		split     bool
 		targets   = []*target{main}
 		byName    = map[string]*target{}
@@ -423,6 +431,9 @@ func scan(feed func(fn func(*chunk)) (int64, error), source string, systems []Sy
 			return
 		}
 		line := Line{Pos: Pos{Source: source, Line: n}, Text: p.text}
+		if plainAt >= 0 && p.flags&flagInvalid == 0 {
+			line.Off = plainAt + int64(p.off) + 1
+		}
 		if !p.made {
 			line.Str = p.str
 		}
@@ -488,6 +499,10 @@ func scan(feed func(fn func(*chunk)) (int64, error), source string, systems []Sy
 	w := wrapped{systems: systems, join: unwrap.Joiner{Max: MaxLine}, offer: offerAt}
 	n, err := feed(func(c *chunk) {
 		ls := c.lines
+		plainAt = -1
+		if c.env == nil {
+			plainAt = c.at
+		}
 		if c.env != nil && w.env == nil {
 			w.start(c.env)
 			st.Envelope = c.env.String()
@@ -541,6 +556,7 @@ func scan(feed func(fn func(*chunk)) (int64, error), source string, systems []Sy
 			i++
 		}
 	})
+	plainAt = -1
 	if w.env != nil {
 		w.end()
 		if note := w.order.Note(); note != "" {

@@ -542,7 +542,7 @@ func (d *decoder) mvcc(l parse.Line, env *envelope, rep Replica, base Base, text
 // base builds the common part of an event at l.
 func (d *decoder) base(l parse.Line, env *envelope, rep Replica) Base {
 	b := Base{
-		Meta:    parse.Meta{Pos: l.Pos, Last: l.Pos.Line, Text: lineText(l)},
+		Meta:    parse.Meta{Pos: l.Pos, Last: l.Pos.Line, Text: lineText(l), Off: l.Off},
 		Replica: rep,
 		Sev:     env.sev,
 		Where:   d.ids.of(env.file),

@@ -157,7 +157,7 @@ func (d *decoder) blockBase(l parse.Line) Base {
 	}
 	base.Meta.Pos = l.Pos
 	base.Meta.Last = l.Pos.Line
-	base.Meta.Text = lineText(l)
+	base.Meta.Text, base.Meta.Off = lineText(l), l.Off
 	return base
 }
 
