@@ -28,6 +28,9 @@ type Options struct {
 	// logs are read; it may be called from several goroutines.
 	Progress func(n int64)
 	Limits   Limits
+	// Rereads, when set, is told of each log read as it is on disk, so
+	// its lines can be read again by offset (Inputs.SetRereads).
+	Rereads *Rereads
 }
 
 // Limits bound what a hostile or damaged input can cost. The zero value of

@@ -170,6 +170,10 @@ func (rd *Reader) open(l *Log) (io.Reader, error) {
 		if pe.format != fmtText {
 			return nil, fmt.Errorf("%s: now holds a %s archive; it changed while it was read", l.Name, pe.format)
 		}
+		if _, at := rc.(io.ReaderAt); at && len(pe.layers) == 0 && w.opened >= 0 && !l.e.stdin {
+			// Its bytes as read are the file's from its start.
+			rd.p.opts.Rereads.add(l.Name, rd.p.opts.FS, l.e.name)
+		}
 		return pe.r, nil
 	}
 	if rd.acc == nil || rd.acc.c != l.c {

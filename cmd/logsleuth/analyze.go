@@ -169,6 +169,8 @@ func analyzeRun(ios *IOStreams, opts *analyzeOptions, args []string) error {
 
 	opts.Digest = showsDigests(outs)
 	run, ran := choosePacks(newPacksWith(cat), sel)
+	rereads := keepByPlace(in, run)
+	defer rereads.Close()
 	if wantsEvents(outs) {
 		env.timeline = timeline.NewBuilder()
 	}

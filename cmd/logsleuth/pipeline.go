@@ -12,6 +12,8 @@ import (
 	"github.com/logsleuth/logsleuth/render"
 	"github.com/logsleuth/logsleuth/replay"
 	"github.com/logsleuth/logsleuth/rules"
+	"github.com/logsleuth/logsleuth/rules/ybrules"
+	"github.com/logsleuth/logsleuth/source"
 )
 
 // readOptions are the flags every reading command shares: the year for
@@ -424,4 +426,22 @@ func finish(run []rules.Pack, sel *ruleSelection, opt readOptions) []rules.Findi
 		}
 	}
 	return out
+}
+
+// keepByPlace has the YugabyteDB state of run keep the lines of in's
+// plain files by place (ybstate.Rereader) rather than by text, and read
+// them again for the findings that cite them: for a node hosting many
+// tablets, the kept lines are most of the state. The Rereads returned is
+// closed once the findings are made.
+func keepByPlace(in *inputs, run []rules.Pack) *source.Rereads {
+	rr := source.NewRereads()
+	if in.Inputs != nil {
+		in.SetRereads(rr)
+	}
+	for _, p := range run {
+		if yp, ok := p.(*ybrules.Pack); ok {
+			yp.State().SetRereader(rr)
+		}
+	}
+	return rr
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/logsleuth/logsleuth/parse"
 	"github.com/logsleuth/logsleuth/render"
+	"github.com/logsleuth/logsleuth/rules"
 	"github.com/logsleuth/logsleuth/rules/esrules"
 	"github.com/logsleuth/logsleuth/rules/ybrules"
 )
@@ -48,7 +49,10 @@ func stateRun(ios *IOStreams, opts *stateOptions, args []string) error {
 		return err
 	}
 	yb, es := ybrules.New(), esrules.NewPack()
-	stats := read(ios, expandInputs(ios, args), opts.readOptions, func(e parse.Event) {
+	in := expandInputs(ios, args)
+	rereads := keepByPlace(in, []rules.Pack{yb})
+	defer rereads.Close()
+	stats := read(ios, in, opts.readOptions, func(e parse.Event) {
 		yb.Observe(e)
 		es.Observe(e)
 	})

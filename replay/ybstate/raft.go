@@ -49,6 +49,8 @@ type Raft struct {
 	ids        idCache
 	compaction Compaction
 	onDrop     func(tablet string, cut, live int64) (int, []int64)
+	// reread keeps lines by place (SetRereader); nil keeps their text.
+	reread *reread
 }
 
 // NewRaft returns an empty view.
@@ -725,9 +727,12 @@ func (t *TabletRaft) votesOf(voter string, term int64) []VoteRec {
 // Most Raft lines only confirm a term, a role or a leader already known,
 // and packing each cost a quarter of the fold.
 type line struct {
-	m      *parse.Meta
-	rep    *yb.Replica
-	ids    *idCache
+	m   *parse.Meta
+	rep *yb.Replica
+	ids *idCache
+	// rr keeps the line by place when its input can be read again
+	// (nil: by text).
+	rr     *reread
 	text   string
 	packed bool
 }
@@ -741,7 +746,12 @@ func (l *line) pos() parse.Pos { return l.m.Pos }
 // keep is the line as the history keeps it (fromEvent).
 func (l *line) keep() From {
 	if !l.packed {
-		l.text, l.packed = packIDsWith(l.m.Text, l.rep.Tablet, l.rep.Peer, l.ids), true
+		if p, ok := l.rr.place(l.m.Pos.Source, l.m.Off-1, l.m.Text); ok {
+			l.text = p
+		} else {
+			l.text = packIDsWith(l.m.Text, l.rep.Tablet, l.rep.Peer, l.ids)
+		}
+		l.packed = true
 	}
 	return From{Pos: l.m.Pos, text: l.text}
 }
@@ -751,8 +761,9 @@ func (l *line) keep() From {
 // shares it). A peer's High moves with every term, and its HighFrom is
 // cited only by a term that went down, so most are replaced unread.
 func (l *line) draft() From {
-	if l.packed || (len(l.m.Text) > 0 && l.m.Text[0] == packedMark) {
-		// A text read that starts as a packed one does reads as packed.
+	if l.packed || (len(l.m.Text) > 0 && l.m.Text[0] == packedMark) || l.rr.can(l.m.Pos.Source, l.m.Off-1, l.m.Text) {
+		// A text read that starts as a packed one does reads as packed;
+		// a place costs less than the text it spares.
 		return l.keep()
 	}
 	return From{Pos: l.m.Pos, text: l.m.Text}
@@ -776,6 +787,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 	t := r.tablet(rep.Tablet)
 	p := t.peer(rep.Peer)
 	ln := lineOf(e, &r.ids)
+	ln.rr = r.reread
 	from := &ln
 	m := e.Info()
 	at, timed := m.Time, m.Timed

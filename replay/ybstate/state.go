@@ -31,7 +31,12 @@ type From struct {
 }
 
 // Text is the line as read.
-func (f From) Text() string { return unpackText(f.text) }
+func (f From) Text() string {
+	if isPlace(f.text) {
+		return readPlace(f.Pos.Source, f.text)
+	}
+	return unpackText(f.text)
+}
 
 // HT is a hybrid time with the line that set it. Set is false until a log
 // line gives it a value.

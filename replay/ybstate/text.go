@@ -10,7 +10,8 @@ import "strings"
 // A packed text starts with 0xff, which no valid UTF-8 text does; in it,
 // 0xfe is followed by the 16 bytes of 32 lowercase hex digits, and 0xfd
 // by a byte of the text that is 0xfd or above. A text without such an id
-// is kept as it is, unless it starts with 0xff itself.
+// is kept as it is, unless it starts with 0xff itself or with 0xfc, which
+// starts a line kept by place (reread.go).
 const (
 	packedMark = 0xff
 	hexMark    = 0xfe
@@ -30,7 +31,7 @@ func packIDs(s, tablet, peer string) string { return packIDsWith(s, tablet, peer
 
 // packIDsWith is packIDs reading the ids through c (nil reads them anew).
 func packIDsWith(s, tablet, peer string, c *idCache) string {
-	if len(s) == 0 || s[0] == packedMark {
+	if len(s) == 0 || s[0] == packedMark || s[0] == refMark {
 		return packText(s)
 	}
 	if hasMark(s) {
@@ -197,7 +198,7 @@ func packText(s string) string {
 			run = 0
 		}
 	}
-	if !found && (len(s) == 0 || s[0] != packedMark) {
+	if !found && (len(s) == 0 || s[0] != packedMark && s[0] != refMark) {
 		return s
 	}
 	// The packed size, to the byte: a kept text's allocation is its size

@@ -1,0 +1,89 @@
+package source
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Only a log read as it is on disk can be read again by offset: not a
+// compressed file, not an archive's member, not standard input.
+func TestRereadsPlainFilesOnly(t *testing.T) {
+	dir := t.TempDir()
+	text := glogLine + "I1007 16:39:06.000000  5100 raft_consensus.cc:2] T t P p: second\n"
+	write := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, b, 0o644))
+		return p
+	}
+	plain := write("plain.log", []byte(text))
+	zipped := write("zipped.log.gz", gz([]byte(text)))
+	bundle := write("bundle.tar", tarBytes(t, map[string]string{"m.log": text}))
+	rr := NewRereads()
+	defer rr.Close()
+	in := Expand(Options{FS: OS{}, Stdin: strings.NewReader(text), IsLog: isGlog}, []string{plain, zipped, bundle, "-"})
+	in.SetRereads(rr)
+	read, _ := readPlanned(t, in)
+	require.Len(t, read, 4, "every log is read: %v", read)
+	assert.True(t, rr.Has(plain))
+	for _, name := range []string{zipped, bundle + "!m.log", "-"} {
+		_, ok := read[name]
+		assert.True(t, ok, "%s read", name)
+		assert.False(t, rr.Has(name), name)
+	}
+	off := int64(len(glogLine))
+	b, err := rr.ReadAt(plain, off, 10)
+	require.NoError(t, err)
+	assert.Equal(t, text[off:off+10], string(b))
+	_, err = rr.ReadAt(plain, int64(len(text))-3, 10)
+	assert.Error(t, err, "past the end")
+	_, err = rr.ReadAt(zipped, 0, 10)
+	assert.Error(t, err)
+	// Closed, it opens the file again.
+	rr.Close()
+	b, err = rr.ReadAt(plain, 0, 5)
+	require.NoError(t, err)
+	assert.Equal(t, text[:5], string(b))
+}
+
+// Rereads keeps a bounded number of files open.
+func TestRereadsBoundsOpenFiles(t *testing.T) {
+	dir := t.TempDir()
+	rr := NewRereads()
+	defer rr.Close()
+	for i := range 3 * maxRereadOpen {
+		p := filepath.Join(dir, strings.Repeat("f", i+1)+".log")
+		require.NoError(t, os.WriteFile(p, []byte(glogLine), 0o644))
+		rr.add(p, OS{}, p)
+		b, err := rr.ReadAt(p, 0, 4)
+		require.NoError(t, err)
+		assert.Equal(t, glogLine[:4], string(b))
+		assert.LessOrEqual(t, len(rr.open), maxRereadOpen)
+	}
+}
+
+// readPlanned reads every log of in's plan, by name.
+func readPlanned(t *testing.T, in *Inputs) (map[string]string, *Plan) {
+	t.Helper()
+	p := in.Plan()
+	out := map[string]string{}
+	for _, g := range p.Groups {
+		rd := p.Open(g)
+		for {
+			l, r, err := rd.Next()
+			if err != nil {
+				break
+			}
+			b, err := io.ReadAll(r)
+			require.NoError(t, err)
+			out[l.Name] = string(b)
+		}
+		rd.Close()
+	}
+	return out, p
+}
