@@ -298,6 +298,51 @@ func TestLiveHeapPerTablet(t *testing.T) {
 	}
 }
 
+// fileReread reads one source's file again, as source.Rereads does.
+type fileReread struct {
+	source string
+	f      *os.File
+}
+
+func (r fileReread) Has(source string) bool { return source == r.source }
+
+func (r fileReread) ReadAt(source string, off int64, n int) ([]byte, error) {
+	b := make([]byte, n)
+	_, err := r.f.ReadAt(b, off)
+	return b, err
+}
+
+// A one-line tablet of a log that can be read again keeps its line by
+// place: 16 bytes instead of the line's text.
+func TestLiveHeapPerTabletByPlace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("folds 200,000 generated tablets")
+	}
+	const tablets = 200_000
+	analyzeStream(t, generated(t, synth.Options{System: "yb-tablets", Tablets: 20_000, Seed: 7, Peers: 3}), newHeapPeak())
+	f := generatedFile(t, synth.Options{System: "yb-tablets", Tablets: tablets, Seed: 7, Peers: 3}).(*os.File)
+	base := liveHeap()
+	pack := ybrules.New()
+	pack.State().SetRereader(fileReread{"synth.log", f})
+	if _, _, err := parse.ScanFunc(f, "synth.log", []parse.System{yb.System}, parse.Options{}, pack.Observe); err != nil {
+		t.Fatal(err)
+	}
+	held := liveHeap()
+	runtime.KeepAlive(pack)
+	if len(pack.Raft().Tablets()) != tablets {
+		t.Fatalf("%d tablets, want %d", len(pack.Raft().Tablets()), tablets)
+	}
+	per := float64(held-min(held, base)) / tablets
+	t.Logf("%.0f bytes of live heap a tablet", per)
+	if per > maxBytesPerPlacedTablet {
+		t.Errorf("a one-line tablet whose line is kept by place holds %.0f bytes of live heap, over %d", per, maxBytesPerPlacedTablet)
+	}
+}
+
+// maxBytesPerPlacedTablet bounds TestLiveHeapPerTabletByPlace: 7% over
+// what such a tablet holds (540 bytes).
+const maxBytesPerPlacedTablet = 580
+
 // maxBytesPerTablet bounds TestLiveHeapPerTablet: 7% over what a tablet
 // holds (692 bytes), so a struct a size class up or one more small
 // allocation a tablet fails it.
