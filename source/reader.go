@@ -172,7 +172,7 @@ func (rd *Reader) open(l *Log) (io.Reader, error) {
 		}
 		if _, at := rc.(io.ReaderAt); at && len(pe.layers) == 0 && w.opened >= 0 && !l.e.stdin {
 			// Its bytes as read are the file's from its start.
-			rd.p.opts.Rereads.add(l.Name, rd.p.opts.FS, l.e.name)
+			rd.p.opts.Rereads.add(l.Name, rd.p.opts.FS, l.e.name, rc)
 		}
 		return pe.r, nil
 	}

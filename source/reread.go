@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"path/filepath"
 	"sync"
 )
 
@@ -24,6 +26,11 @@ type Rereads struct {
 type rereadFile struct {
 	fs   FS
 	name string
+	// id is the file that was read, when the file system says; a file
+	// opened again under name that is another (the log rotated onto a
+	// new file of that name) is not read.
+	id    FileID
+	hasID bool
 }
 
 // maxRereadOpen bounds the files Rereads keeps open.
@@ -38,14 +45,28 @@ func NewRereads() *Rereads {
 // on disk.
 func (in *Inputs) SetRereads(r *Rereads) { in.opts.Rereads = r }
 
-// add says the log whose lines cite source is the file name of fsys.
-func (r *Rereads) add(source string, fsys FS, name string) {
+// add says the log whose lines cite source is the file name of fsys,
+// opened as rc. A symbolic link on the OS is followed now, so a log that
+// rotates while the run goes on is read again where it was read (glog's
+// yb-tserver.INFO link moves to the new file).
+func (r *Rereads) add(source string, fsys FS, name string, rc io.Reader) {
 	if r == nil {
 		return
 	}
+	f := rereadFile{fs: fsys, name: name}
+	if st, ok := rc.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		if info, err := st.Stat(); err == nil {
+			f.id, f.hasID = idOf(info)
+		}
+	}
+	if _, ok := fsys.(OS); ok {
+		if real, err := filepath.EvalSymlinks(name); err == nil {
+			f.name = real
+		}
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.files[source] = rereadFile{fsys, name}
+	r.files[source] = f
 }
 
 // Has reports whether the log whose lines cite source can be read again.
@@ -75,6 +96,19 @@ func (r *Rereads) ReadAt(source string, off int64, n int) ([]byte, error) {
 		var err error
 		if rc, err = f.fs.OpenRegular(f.name); err != nil {
 			return nil, err
+		}
+		if f.hasID {
+			var id FileID
+			ok := false
+			if st, is := rc.(interface{ Stat() (fs.FileInfo, error) }); is {
+				if info, err := st.Stat(); err == nil {
+					id, ok = idOf(info)
+				}
+			}
+			if !ok || id != f.id {
+				rc.Close()
+				return nil, fmt.Errorf("%s is another file than the one read (rotated or replaced since)", f.name)
+			}
 		}
 		if len(r.open) >= maxRereadOpen {
 			r.closeAll()

@@ -59,7 +59,7 @@ func TestRereadsBoundsOpenFiles(t *testing.T) {
 	for i := range 3 * maxRereadOpen {
 		p := filepath.Join(dir, strings.Repeat("f", i+1)+".log")
 		require.NoError(t, os.WriteFile(p, []byte(glogLine), 0o644))
-		rr.add(p, OS{}, p)
+		rr.add(p, OS{}, p, nil)
 		b, err := rr.ReadAt(p, 0, 4)
 		require.NoError(t, err)
 		assert.Equal(t, glogLine[:4], string(b))
@@ -86,4 +86,42 @@ func readPlanned(t *testing.T, in *Inputs) (map[string]string, *Plan) {
 		rd.Close()
 	}
 	return out, p
+}
+
+// A log that rotates while the run goes on is read again where it was
+// read: through a link that moved, from the file it pointed to; a file
+// put in the place of the one read is not read at all.
+func TestRereadsAfterRotation(t *testing.T) {
+	dir := t.TempDir()
+	old := filepath.Join(dir, "yb-tserver.INFO.20231007-160000.1")
+	link := filepath.Join(dir, "yb-tserver.INFO")
+	plain := filepath.Join(dir, "plain.log")
+	require.NoError(t, os.WriteFile(old, []byte(glogLine), 0o644))
+	require.NoError(t, os.WriteFile(plain, []byte(glogLine), 0o644))
+	require.NoError(t, os.Symlink(filepath.Base(old), link))
+	rr := NewRereads()
+	defer rr.Close()
+	in := Expand(Options{FS: OS{}, IsLog: isGlog}, []string{link, plain})
+	in.SetRereads(rr)
+	read, _ := readPlanned(t, in)
+	require.Len(t, read, 2)
+	require.True(t, rr.Has(link))
+	require.True(t, rr.Has(plain))
+
+	// glog rotates: a new file, and the link moves to it.
+	other := strings.Replace(glogLine, "line", "LINE", 1)
+	cur := filepath.Join(dir, "yb-tserver.INFO.20231007-170000.2")
+	require.NoError(t, os.WriteFile(cur, []byte(other), 0o644))
+	require.NoError(t, os.Remove(link))
+	require.NoError(t, os.Symlink(filepath.Base(cur), link))
+	b, err := rr.ReadAt(link, 0, len(glogLine))
+	require.NoError(t, err)
+	assert.Equal(t, glogLine, string(b))
+
+	// The plain file is moved away and another written in its place.
+	require.NoError(t, os.Rename(plain, plain+".1"))
+	require.NoError(t, os.WriteFile(plain, []byte(other), 0o644))
+	_, err = rr.ReadAt(plain, 0, len(glogLine))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "another file than the one read")
 }
