@@ -33,6 +33,25 @@ type Plan struct {
 	hashLeft atomic.Int64
 	errs     []error
 	notes    []Note
+	// named counts the planned logs of each name, and lazyNames are how
+	// the names of the logs found as they are read begin: a log read
+	// again by its name (Rereads) must be the only one of that name.
+	named     map[string]int
+	lazyNames []string
+}
+
+// onlyOfName reports whether l is the only log of the plan that its name
+// can cite.
+func (p *Plan) onlyOfName(l *Log) bool {
+	if p.named[l.Name] != 1 {
+		return false
+	}
+	for _, pre := range p.lazyNames {
+		if strings.HasPrefix(l.Name, pre) {
+			return false
+		}
+	}
+	return true
 }
 
 // Note is a remark about one source that is not an error: the report
@@ -148,6 +167,15 @@ func (in *Inputs) Plan() *Plan {
 	}
 	logs = p.dedupeGlog(logs)
 	p.group(logs)
+	p.named = map[string]int{}
+	for _, l := range logs {
+		p.named[l.Name]++
+	}
+	for _, g := range p.Groups {
+		if g.lazy != nil {
+			p.lazyNames = append(p.lazyNames, g.lazy.name+"!")
+		}
+	}
 	for _, r := range results {
 		if r.empty != "" {
 			p.errs = append(p.errs, errors.New(r.empty))

@@ -170,8 +170,9 @@ func (rd *Reader) open(l *Log) (io.Reader, error) {
 		if pe.format != fmtText {
 			return nil, fmt.Errorf("%s: now holds a %s archive; it changed while it was read", l.Name, pe.format)
 		}
-		if _, at := rc.(io.ReaderAt); at && len(pe.layers) == 0 && w.opened >= 0 && !l.e.stdin {
-			// Its bytes as read are the file's from its start.
+		if _, at := rc.(io.ReaderAt); at && len(pe.layers) == 0 && w.opened >= 0 && !l.e.stdin && rd.p.onlyOfName(l) {
+			// Its bytes as read are the file's from its start, and no
+			// other log's lines cite its name.
 			rd.p.opts.Rereads.add(l.Name, rd.p.opts.FS, l.e.name, rc)
 		}
 		return pe.r, nil

@@ -93,8 +93,17 @@ func (r *Rereads) ReadAt(source string, off int64, n int) ([]byte, error) {
 	}
 	rc := r.open[source]
 	if rc == nil {
+		if len(r.open) >= maxRereadOpen {
+			r.closeAll()
+		}
 		var err error
-		if rc, err = f.fs.OpenRegular(f.name); err != nil {
+		if rc, err = f.fs.OpenRegular(f.name); err != nil && len(r.open) > 0 {
+			// Out of file descriptors, perhaps: the files kept open are
+			// closed, and the open tried once more.
+			r.closeAll()
+			rc, err = f.fs.OpenRegular(f.name)
+		}
+		if err != nil {
 			return nil, err
 		}
 		if f.hasID {
@@ -109,9 +118,6 @@ func (r *Rereads) ReadAt(source string, off int64, n int) ([]byte, error) {
 				rc.Close()
 				return nil, fmt.Errorf("%s is another file than the one read (rotated or replaced since)", f.name)
 			}
-		}
-		if len(r.open) >= maxRereadOpen {
-			r.closeAll()
 		}
 		r.open[source] = rc
 	}

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -124,4 +126,76 @@ func TestRereadsAfterRotation(t *testing.T) {
 	_, err = rr.ReadAt(plain, 0, len(glogLine))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "another file than the one read")
+}
+
+// A file whose name is also an archive member's (x.tar!a.log, a legal
+// file name) is not read again: the member's lines cite the same name.
+func TestRereadsOnlyAnOnlyName(t *testing.T) {
+	dir := t.TempDir()
+	tarPath := filepath.Join(dir, "x.tar")
+	require.NoError(t, os.WriteFile(tarPath, tarBytes(t, map[string]string{"a.log": glogLine}), 0o644))
+	clash := tarPath + "!a.log"
+	require.NoError(t, os.WriteFile(clash, []byte(glogLine), 0o644))
+	other := filepath.Join(dir, "b.log")
+	require.NoError(t, os.WriteFile(other, []byte(glogLine), 0o644))
+	rr := NewRereads()
+	defer rr.Close()
+	in := Expand(Options{FS: OS{}, IsLog: isGlog}, []string{tarPath, clash, other})
+	in.SetRereads(rr)
+	read, _ := readPlanned(t, in)
+	require.Len(t, read, 2, "the member and the file of its name are one name: %v", read)
+	assert.False(t, rr.Has(clash))
+	assert.True(t, rr.Has(other))
+}
+
+// limitedFS lets at most max files be open at once, as a low limit on
+// file descriptors does.
+type limitedFS struct {
+	OS
+	mu        sync.Mutex
+	open, max int
+}
+
+type limitedFile struct {
+	*os.File
+	fs *limitedFS
+}
+
+func (f limitedFile) Close() error {
+	f.fs.mu.Lock()
+	f.fs.open--
+	f.fs.mu.Unlock()
+	return f.File.Close()
+}
+
+func (l *limitedFS) OpenRegular(name string) (io.ReadCloser, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.open >= l.max {
+		return nil, &os.PathError{Op: "open", Path: name, Err: syscall.EMFILE}
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	l.open++
+	return limitedFile{f, l}, nil
+}
+
+// Out of file descriptors, Rereads closes the files it keeps open and
+// tries again, and goes on reading.
+func TestRereadsUnderAFileLimit(t *testing.T) {
+	dir := t.TempDir()
+	fsys := &limitedFS{max: 3}
+	rr := NewRereads()
+	defer rr.Close()
+	for i := range 10 {
+		p := filepath.Join(dir, strings.Repeat("f", i+1)+".log")
+		require.NoError(t, os.WriteFile(p, []byte(glogLine), 0o644))
+		rr.add(p, fsys, p, nil)
+		b, err := rr.ReadAt(p, 0, 4)
+		require.NoError(t, err, "file %d", i)
+		assert.Equal(t, glogLine[:4], string(b))
+	}
+	assert.LessOrEqual(t, fsys.open, fsys.max)
 }
