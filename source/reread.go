@@ -54,11 +54,7 @@ func (r *Rereads) add(source string, fsys FS, name string, rc io.Reader) {
 		return
 	}
 	f := rereadFile{fs: fsys, name: name}
-	if st, ok := rc.(interface{ Stat() (fs.FileInfo, error) }); ok {
-		if info, err := st.Stat(); err == nil {
-			f.id, f.hasID = idOf(info)
-		}
-	}
+	f.id, f.hasID = openedID(rc)
 	if _, ok := fsys.(OS); ok {
 		if real, err := filepath.EvalSymlinks(name); err == nil {
 			f.name = real
@@ -107,14 +103,7 @@ func (r *Rereads) ReadAt(source string, off int64, n int) ([]byte, error) {
 			return nil, err
 		}
 		if f.hasID {
-			var id FileID
-			ok := false
-			if st, is := rc.(interface{ Stat() (fs.FileInfo, error) }); is {
-				if info, err := st.Stat(); err == nil {
-					id, ok = idOf(info)
-				}
-			}
-			if !ok || id != f.id {
+			if id, ok := openedID(rc); !ok || id != f.id {
 				rc.Close()
 				return nil, fmt.Errorf("%s is another file than the one read (rotated or replaced since)", f.name)
 			}
@@ -134,6 +123,20 @@ func (r *Rereads) ReadAt(source string, off int64, n int) ([]byte, error) {
 		err = io.ErrUnexpectedEOF
 	}
 	return nil, err
+}
+
+// openedID is the identity of the file r reads, when it is a file that
+// says (an *os.File does).
+func openedID(r io.Reader) (FileID, bool) {
+	st, ok := r.(interface{ Stat() (fs.FileInfo, error) })
+	if !ok {
+		return FileID{}, false
+	}
+	info, err := st.Stat()
+	if err != nil {
+		return FileID{}, false
+	}
+	return idOf(info)
 }
 
 // Close closes the files read again. Rereads may be used after, and opens
