@@ -1,7 +1,9 @@
 package ybstate
 
 import (
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"strings"
 	"sync"
 	"testing"
@@ -136,4 +138,23 @@ func TestPlaceMarkIsEscaped(t *testing.T) {
 	assert.False(t, isPlace(p))
 	assert.Equal(t, s, From{text: p}.Text())
 	assert.Equal(t, s, unpackText(packText(s)))
+}
+
+// TestPlaceMakesOnlyItself: keeping a line by place allocates the 16-byte
+// place and nothing else, however long the line (its checksum reads the
+// text where it is).
+func TestPlaceMakesOnlyItself(t *testing.T) {
+	rr := &reread{r: &memReread{data: map[string][]byte{"t.log": nil}}, id: 1}
+	for _, n := range []int{refLen + 1, 200, 4096} {
+		text := strings.Repeat("x", n)
+		var p string
+		allocs := testing.AllocsPerRun(100, func() {
+			var ok bool
+			p, ok = rr.place("t.log", 10, text)
+			require.True(t, ok)
+		})
+		assert.Equal(t, 1.0, allocs, "a place of a %d-byte line", n)
+		require.True(t, isPlace(p))
+		assert.Equal(t, crc32.Checksum([]byte(text), refTable), binary.BigEndian.Uint32([]byte(p[12:16])))
+	}
 }
