@@ -57,3 +57,18 @@ func BenchmarkAnalyzeECS(b *testing.B) {
 // BenchmarkAnalyzeYB is the command on the generator's realistic tserver
 // log (`synthlog`, 6% Raft and lease lines, as scripts/bench.sh).
 func BenchmarkAnalyzeYB(b *testing.B) { benchAnalyze(b, synth.Realistic("yb", 64<<20, 7)) }
+
+// BenchmarkAnalyzeRaftHeavy is BenchmarkAnalyzeYB with half the lines
+// Raft and lease lines (`synthlog -raft 0.5`): read from a file, the
+// Raft history keeps those lines by place.
+func BenchmarkAnalyzeRaftHeavy(b *testing.B) {
+	o := synth.Realistic("yb", 64<<20, 7)
+	o.RaftShare = 0.5
+	benchAnalyze(b, o)
+}
+
+// BenchmarkAnalyzeTablets is the command on 200,000 tablets, one NO_OP
+// line each (`synthlog -system yb-tablets`), kept by place.
+func BenchmarkAnalyzeTablets(b *testing.B) {
+	benchAnalyze(b, synth.Options{System: "yb-tablets", Tablets: 200_000, Seed: 7, Peers: 3})
+}
