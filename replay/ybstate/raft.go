@@ -409,17 +409,62 @@ type VoteRec struct {
 	From             From
 }
 
-// LeaseKind says which lease a fact is about.
-type LeaseKind string
+// LeaseKind says which lease a fact is about. It is a number, not a
+// string: a node hosting a million tablets keeps a lease fact and a
+// revocation for each, and the kind and How pack into one word of them.
+// Not a byte, so that go vet refuses string(k) (String names it).
+type LeaseKind uint16
 
 const (
 	// HTLeaseKind is the hybrid-time lease: reads at safe times up to its
 	// expiry, so no later leader may write at or below it.
-	HTLeaseKind LeaseKind = "ht lease"
+	HTLeaseKind LeaseKind = 1 + iota
 	// WallLeaseKind is the monotonic-clock leader lease, known here as a
 	// wall-clock end on the printing peer's clock.
-	WallLeaseKind LeaseKind = "lease"
+	WallLeaseKind
 )
+
+// String is the kind as reports name it: "ht lease" or "lease" ("" for
+// none).
+func (k LeaseKind) String() string {
+	switch k {
+	case HTLeaseKind:
+		return "ht lease"
+	case WallLeaseKind:
+		return "lease"
+	}
+	return ""
+}
+
+// LeaseHow is what the line that stated a lease fact was (a uint16 for
+// go vet, as LeaseKind).
+type LeaseHow uint16
+
+const (
+	// LeaseRevoked is a new leader revoking the lease.
+	LeaseRevoked LeaseHow = 1 + iota
+	// LeaseReset is the holder dropping it.
+	LeaseReset
+	// LeaseWaited is a new leader waiting it out.
+	LeaseWaited
+	// LeaseInDump is a lease an MVCC dump printed (the rules' own facts).
+	LeaseInDump
+)
+
+// String is How as reports print it.
+func (h LeaseHow) String() string {
+	switch h {
+	case LeaseRevoked:
+		return "revoked"
+	case LeaseReset:
+		return "reset by holder"
+	case LeaseWaited:
+		return "waited on"
+	case LeaseInDump:
+		return "mvcc dump"
+	}
+	return ""
+}
 
 // LeaseFact is one peer's log stating a leader's lease expiry.
 type LeaseFact struct {
@@ -427,16 +472,17 @@ type LeaseFact struct {
 	// Term is the holder's leader term, or -1 when no log showed it.
 	Term int64
 	Kind LeaseKind
+	// How is what the line was: revoked (a new leader revoking it), reset
+	// by holder (the holder dropping it) or waited on (a new leader
+	// waiting it out).
+	How LeaseHow
 	// Expiry is the ht lease expiry (HTLeaseKind).
 	Expiry ybval.HybridTime
 	// Until is the lease end on the printing peer's wall clock
 	// (WallLeaseKind): the line's time plus the time it said was left.
 	Until time.Time
-	// Seen is the peer whose log printed it, and How what the line was:
-	// "revoked" (a new leader revoking it), "reset by holder" (the holder
-	// dropping it) or "waited on" (a new leader waiting it out).
+	// Seen is the peer whose log printed it.
 	Seen string
-	How  string
 	From From
 	// At is the wall time of the line that printed it.
 	At time.Time
@@ -472,12 +518,13 @@ type Revocation struct {
 	// HolderTerm is the term the holder last led, as any log showed, or -1.
 	HolderTerm int64
 	Kind       LeaseKind
+	// Timed is whether the line had a time (At).
+	Timed bool
 	// Expiry (ht lease) or Remaining (lease, on the revoker's clock) as
 	// the line printed them.
 	Expiry    ybval.HybridTime
 	Remaining ybval.Deadline
 	At        time.Time
-	Timed     bool
 	From      From
 	// Before is the revoking peer's Raft state just before the line, and
 	// Replica its MVCC state then.
@@ -975,7 +1022,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 	case *yb.LeaseRevoked:
 		rv := Revocation{By: p.Peer, ByTerm: p.Term, Holder: ev.Holder, HolderTerm: t.lastLed(ev.Holder, p.Term),
 			At: at, Timed: timed, From: from.keep(), Before: st.Before}
-		f := LeaseFact{Holder: ev.Holder, Term: rv.HolderTerm, Seen: p.Peer, How: "revoked", From: from.keep(), At: at}
+		f := LeaseFact{Holder: ev.Holder, Term: rv.HolderTerm, Seen: p.Peer, How: LeaseRevoked, From: from.keep(), At: at}
 		if ev.HT {
 			rv.Kind, rv.Expiry = HTLeaseKind, ev.Expiry
 			f.Kind, f.Expiry = HTLeaseKind, ev.Expiry
@@ -1000,7 +1047,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 		if p.Leading >= 0 {
 			term = p.Leading
 		}
-		f := LeaseFact{Holder: p.Peer, Term: term, Seen: p.Peer, How: "reset by holder", At: at}
+		f := LeaseFact{Holder: p.Peer, Term: term, Seen: p.Peer, How: LeaseReset, At: at}
 		if ev.HT {
 			f.Kind, f.Expiry = HTLeaseKind, ev.Expiry
 			t.row(at, timed, p.Peer, p.Term, "lease reset", func() string {
@@ -1026,7 +1073,7 @@ func (r *Raft) Apply(e yb.Event) Step {
 		if ev.HasRemaining {
 			if prev := t.previousLeader(p.Peer, p.Term); prev != nil && timed && ev.Remaining.Inf == 0 {
 				f := LeaseFact{Holder: prev.Peer, Term: prev.Term, Kind: WallLeaseKind,
-					Until: at.Add(time.Duration(ev.Remaining.Millis) * time.Millisecond), Seen: p.Peer, How: "waited on", At: at}
+					Until: at.Add(time.Duration(ev.Remaining.Millis) * time.Millisecond), Seen: p.Peer, How: LeaseWaited, At: at}
 				key := waitKey{p.Peer, p.Term, prev.Peer, prev.Term}
 				if i, ok := t.rare().rarer().waits[key]; ok {
 					if f.Until.After(t.x.leases[i].Until) {

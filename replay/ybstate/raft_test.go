@@ -180,7 +180,8 @@ I1007 16:39:00.101000 1 raft_consensus.cc:838] T tab P w [term 1 LEADER]: Becomi
 		assert.False(t, st.TermBack, "step %d", i)
 	}
 	require.Len(t, tr.Leases(), 1)
-	assert.Equal(t, "reset by holder", tr.Leases()[0].How)
+	assert.Equal(t, ybstate.LeaseReset, tr.Leases()[0].How)
+	assert.Equal(t, "reset by holder", tr.Leases()[0].How.String())
 	assert.Equal(t, int64(1), tr.Leases()[0].Term)
 }
 

@@ -29,6 +29,13 @@ func TestTabletSizes(t *testing.T) {
 	if n := unsafe.Sizeof(tabletEntry{}); n > 192 {
 		t.Errorf("a tablet's entry (its Raft history and first replica) is %d bytes, over the 192-byte size class", n)
 	}
+	// A lease line keeps a lease fact, a revocation line a revocation too.
+	if n := unsafe.Sizeof(LeaseFact{}); n > 160 {
+		t.Errorf("LeaseFact is %d bytes, over the 160-byte size class", n)
+	}
+	if n := unsafe.Sizeof(Revocation{}); n > 224 {
+		t.Errorf("Revocation is %d bytes, over the 224-byte size class", n)
+	}
 }
 
 // TestOneLineTabletHasNoRarePart checks that a tablet that only logs a
@@ -94,5 +101,21 @@ func TestOneLineTabletHasNoRarePart(t *testing.T) {
 	r.Apply(&yb.Vote{Base: yb.Base{Meta: meta(9), Replica: yb.Replica{Tablet: "t4", Peer: "p2", Term: 3}}, Candidate: "p3", Term: 3, Granted: true})
 	if tr := r.Tablet("t4"); tr.x == nil || tr.x.y == nil || len(tr.Rows()) != 1 {
 		t.Errorf("a vote with a row to spare: rows %v", tr.Rows())
+	}
+}
+
+// TestLeaseNames: a lease's kind and How print as they did when they
+// were strings, which reports and findings' facts quote.
+func TestLeaseNames(t *testing.T) {
+	for k, want := range map[LeaseKind]string{0: "", HTLeaseKind: "ht lease", WallLeaseKind: "lease", 9: ""} {
+		if got := k.String(); got != want {
+			t.Errorf("LeaseKind(%d) = %q, want %q", uint16(k), got, want)
+		}
+	}
+	for h, want := range map[LeaseHow]string{0: "", LeaseRevoked: "revoked", LeaseReset: "reset by holder",
+		LeaseWaited: "waited on", LeaseInDump: "mvcc dump", 9: ""} {
+		if got := h.String(); got != want {
+			t.Errorf("LeaseHow(%d) = %q, want %q", uint16(h), got, want)
+		}
 	}
 }

@@ -367,7 +367,7 @@ func (p *Pack) earlyRevocations(t *ybstate.TabletRaft, leases []heldLease) {
 		}
 		facts := map[string]string{
 			"revoker": rv.By, "revoker_term": fmt.Sprint(rv.ByTerm), "revoked_holder": rv.Holder,
-			"holder": best.holder, "holder_term": fmt.Sprint(best.term), "lease_kind": string(best.kind),
+			"holder": best.holder, "holder_term": fmt.Sprint(best.term), "lease_kind": best.kind.String(),
 			"lease_end": best.endText(), "remaining_us": fmt.Sprint(best.end - w),
 			"revoked_at": rv.At.UTC().Format("2006-01-02T15:04:05.000000Z"),
 		}

@@ -25,7 +25,7 @@ func (p *Pack) writeOverlaps(t *ybstate.TabletRaft) {
 	for _, l := range p.st.Leases(t.Tablet) {
 		if l.Expiry.Valid() && !l.Expiry.IsMin() {
 			leases = append(leases, ybstate.LeaseFact{Holder: l.Holder, Term: l.Term, Kind: ybstate.HTLeaseKind,
-				Expiry: l.Expiry, Seen: l.Holder, How: "mvcc dump", From: l.From})
+				Expiry: l.Expiry, Seen: l.Holder, How: ybstate.LeaseInDump, From: l.From})
 		}
 	}
 	for _, w := range p.st.Writes(t.Tablet) {
@@ -83,7 +83,7 @@ func (p *Pack) writeOverlaps(t *ybstate.TabletRaft) {
 		}
 		facts := map[string]string{
 			"ht": w.HT.String(), "term": fmt.Sprint(w.Term), "lease_term": fmt.Sprint(hit.Term), "lease_holder": hit.Holder,
-			"lease_expiry": hit.Expiry.String(), "lease_source": hit.How,
+			"lease_expiry": hit.Expiry.String(), "lease_source": hit.How.String(),
 		}
 		setBelowUS(facts, "inside_us", w.HT, hit.Expiry)
 		if w.Op != "" {

@@ -83,7 +83,7 @@ func (p *Pack) replicatedPast(t *ybstate.TabletRaft, leases []heldLease) {
 		}
 		facts := map[string]string{
 			"leader": own.holder, "leader_term": fmt.Sprint(own.term), "own_lease_end": own.endText(),
-			"holder": best.holder, "holder_term": fmt.Sprint(best.term), "lease_kind": string(best.kind),
+			"holder": best.holder, "holder_term": fmt.Sprint(best.term), "lease_kind": best.kind.String(),
 			"lease_end": best.endText(), "remaining_us": fmt.Sprint(best.end - had), "replicated_past": "1",
 		}
 		p.skew.facts(facts)
