@@ -83,24 +83,7 @@ func FuzzMasterStepDown(f *testing.F) {
 		if strings.ContainsAny(line, "\n\r") {
 			return
 		}
-		res, err := parse.Scan(strings.NewReader(line), "fuzz", []parse.System{System}, parse.Options{Year: 2026})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(res.Events) > 1 {
-			t.Fatalf("one line gave %d events", len(res.Events))
-		}
-		for _, e := range res.Events {
-			m := e.Info()
-			// A line that reads as a grep -rn listing's (`path:N:text`)
-			// is cited where grep says it is: in path, at line N.
-			want := 1
-			if m.Pos.Source != "fuzz" {
-				want = m.Pos.Line
-			}
-			if m.Pos.Line != want || m.Last != want {
-				t.Fatalf("%s at %s lines %d-%d of a one-line input", e.Kind(), m.Pos.Source, m.Pos.Line, m.Last)
-			}
+		for _, e := range scanOneLine(t, line, 2026) {
 			if sd, ok := e.(*MasterStepDown); ok && (sd.Tablet == "" || sd.Peer == "" || sd.Peer != sd.Leader) {
 				t.Fatalf("step-down placed at %q/%q for leader %q", sd.Tablet, sd.Peer, sd.Leader)
 			}

@@ -30,24 +30,32 @@ func FuzzRaftLine(f *testing.F) {
 			return
 		}
 		mvccGateHolds(t, []byte(line))
-		res, err := parse.Scan(strings.NewReader(line), "fuzz", []parse.System{System}, parse.Options{Year: 2023})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(res.Events) > 1 {
-			t.Fatalf("one line gave %d events", len(res.Events))
-		}
-		for _, e := range res.Events {
-			m := e.Info()
-			// A line that reads as a grep -rn listing's (`path:N:text`)
-			// is cited where grep says it is: in path, at line N.
-			want := 1
-			if m.Pos.Source != "fuzz" {
-				want = m.Pos.Line
-			}
-			if m.Pos.Line != want || m.Last != want {
-				t.Fatalf("%s at %s lines %d-%d of a one-line input", e.Kind(), m.Pos.Source, m.Pos.Line, m.Last)
-			}
-		}
+		scanOneLine(t, line, 2023)
 	})
+}
+
+// scanOneLine scans a one-line input and checks what any decoder must do
+// with it: give at most one event, placed on that line. A line that
+// reads as a grep -rn listing's (`path:N:text`) is cited where grep says
+// it is: in path, at line N.
+func scanOneLine(t *testing.T, line string, year int) []parse.Event {
+	t.Helper()
+	res, err := parse.Scan(strings.NewReader(line), "fuzz", []parse.System{System}, parse.Options{Year: year})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Events) > 1 {
+		t.Fatalf("one line gave %d events", len(res.Events))
+	}
+	for _, e := range res.Events {
+		m := e.Info()
+		want := 1
+		if m.Pos.Source != "fuzz" {
+			want = m.Pos.Line
+		}
+		if m.Pos.Line != want || m.Last != want {
+			t.Fatalf("%s at %s lines %d-%d of a one-line input", e.Kind(), m.Pos.Source, m.Pos.Line, m.Last)
+		}
+	}
+	return res.Events
 }
