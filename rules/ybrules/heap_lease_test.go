@@ -4,12 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
-	"runtime"
 	"testing"
-
-	"github.com/logsleuth/logsleuth/parse"
-	"github.com/logsleuth/logsleuth/parse/yb"
-	"github.com/logsleuth/logsleuth/rules/ybrules"
 )
 
 // leaseTablets writes a log of n tablets whose one line each is the lease
@@ -63,20 +58,7 @@ func TestLiveHeapPerLeaseTablet(t *testing.T) {
 		max    float64
 	}{{"reset", false, maxBytesPerResetTablet}, {"revoke", true, maxBytesPerRevokeTablet}} {
 		t.Run(c.name, func(t *testing.T) {
-			f := leaseTablets(t, tablets, c.revoke)
-			base := liveHeap()
-			pack := ybrules.New()
-			pack.State().SetRereader(fileReread{"lease.log", f})
-			if _, _, err := parse.ScanFunc(f, "lease.log", []parse.System{yb.System}, parse.Options{}, pack.Observe); err != nil {
-				t.Fatal(err)
-			}
-			held := liveHeap()
-			runtime.KeepAlive(pack)
-			if got := len(pack.Raft().Tablets()); got != tablets {
-				t.Fatalf("%d tablets, want %d", got, tablets)
-			}
-			per := float64(held-min(held, base)) / tablets
-			t.Logf("%.0f bytes of live heap a tablet", per)
+			per := liveHeapByPlace(t, leaseTablets(t, tablets, c.revoke), tablets)
 			if per > c.max {
 				t.Errorf("a tablet whose one line is a lease line holds %.0f bytes of live heap, over %.0f", per, c.max)
 			}

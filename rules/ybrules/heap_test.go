@@ -321,6 +321,17 @@ func TestLiveHeapPerTabletByPlace(t *testing.T) {
 	const tablets = 200_000
 	analyzeStream(t, generated(t, synth.Options{System: "yb-tablets", Tablets: 20_000, Seed: 7, Peers: 3}), newHeapPeak())
 	f := generatedFile(t, synth.Options{System: "yb-tablets", Tablets: tablets, Seed: 7, Peers: 3}).(*os.File)
+	per := liveHeapByPlace(t, f, tablets)
+	if per > maxBytesPerPlacedTablet {
+		t.Errorf("a one-line tablet whose line is kept by place holds %.0f bytes of live heap, over %d", per, maxBytesPerPlacedTablet)
+	}
+}
+
+// liveHeapByPlace folds the log in f, its lines kept by place, and
+// returns the live heap it holds a tablet; the log must name tablets
+// tablets.
+func liveHeapByPlace(t *testing.T, f *os.File, tablets int) float64 {
+	t.Helper()
 	base := liveHeap()
 	pack := ybrules.New()
 	pack.State().SetRereader(fileReread{"synth.log", f})
@@ -329,14 +340,12 @@ func TestLiveHeapPerTabletByPlace(t *testing.T) {
 	}
 	held := liveHeap()
 	runtime.KeepAlive(pack)
-	if len(pack.Raft().Tablets()) != tablets {
-		t.Fatalf("%d tablets, want %d", len(pack.Raft().Tablets()), tablets)
+	if got := len(pack.Raft().Tablets()); got != tablets {
+		t.Fatalf("%d tablets, want %d", got, tablets)
 	}
-	per := float64(held-min(held, base)) / tablets
+	per := float64(held-min(held, base)) / float64(tablets)
 	t.Logf("%.0f bytes of live heap a tablet", per)
-	if per > maxBytesPerPlacedTablet {
-		t.Errorf("a one-line tablet whose line is kept by place holds %.0f bytes of live heap, over %d", per, maxBytesPerPlacedTablet)
-	}
+	return per
 }
 
 // maxBytesPerPlacedTablet bounds TestLiveHeapPerTabletByPlace: 7% over
