@@ -3,6 +3,7 @@ package yb
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -51,6 +52,9 @@ func scanOneLine(t *testing.T, line string, year int) []parse.Event {
 		m := e.Info()
 		want := 1
 		if m.Pos.Source != "fuzz" {
+			if !strings.HasPrefix(line, fmt.Sprintf("%s:%d:", m.Pos.Source, m.Pos.Line)) {
+				t.Fatalf("%s cited at %s:%d, which the line %q does not name", e.Kind(), m.Pos.Source, m.Pos.Line, line)
+			}
 			want = m.Pos.Line
 		}
 		if m.Pos.Line != want || m.Last != want {

@@ -474,7 +474,8 @@ type LeaseFact struct {
 	Kind LeaseKind
 	// How is what the line was: revoked (a new leader revoking it), reset
 	// by holder (the holder dropping it) or waited on (a new leader
-	// waiting it out).
+	// waiting it out); mvcc dump for the leases the rules read from a
+	// dump.
 	How LeaseHow
 	// Expiry is the ht lease expiry (HTLeaseKind).
 	Expiry ybval.HybridTime
