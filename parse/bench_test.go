@@ -94,7 +94,7 @@ func ybLog(b *testing.B, name string) []byte {
 	o := synth.Realistic("yb", 64<<20, 7)
 	switch name {
 	case "raft50":
-		o.RaftShare = 0.5
+		o = synth.RaftHeavy(64<<20, 7)
 	case "dump1M":
 		o = synth.Options{System: "yb-dump", Seed: 7, Peers: 3, Incidents: 1, DumpEntries: 1_000_000}
 	}

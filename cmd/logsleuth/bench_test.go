@@ -62,8 +62,7 @@ func BenchmarkAnalyzeYB(b *testing.B) { benchAnalyze(b, synth.Realistic("yb", 64
 // Raft and lease lines (`synthlog -raft 0.5`): read from a file, the
 // Raft history keeps those lines by place.
 func BenchmarkAnalyzeRaftHeavy(b *testing.B) {
-	o := synth.Realistic("yb", 64<<20, 7)
-	o.RaftShare = 0.5
+	o := synth.RaftHeavy(64<<20, 7)
 	benchAnalyze(b, o)
 }
 

@@ -66,6 +66,15 @@ func Realistic(system string, size int64, seed uint64) Options {
 		Tablets: 400, RaftShare: 0.06, ESNoise: 0.2}
 }
 
+// RaftHeavy is the realistic tserver log with half its lines Raft and
+// lease lines (`synthlog -raft 0.5`, scripts/bench.sh's yb-raft50): the
+// replay's and the rules' worst case.
+func RaftHeavy(size int64, seed uint64) Options {
+	o := Realistic("yb", size, seed)
+	o.RaftShare = 0.5
+	return o
+}
+
 // Write generates the log into w.
 func Write(w io.Writer, o Options) error {
 	if o.Peers <= 0 {

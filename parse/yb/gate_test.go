@@ -103,8 +103,7 @@ func TestReaderGate(t *testing.T) {
 // ../shared, the source-derived noise and a Raft-heavy generated log.
 func TestRaftLinesAreInteresting(t *testing.T) {
 	lines := gateLines(t)
-	o := synth.Realistic("yb", 2<<20, 5)
-	o.RaftShare = 0.5
+	o := synth.RaftHeavy(2<<20, 5)
 	var heavy bytes.Buffer
 	require.NoError(t, synth.Write(&heavy, o))
 	lines = append(lines, bytes.Split(heavy.Bytes(), []byte("\n"))...)

@@ -203,8 +203,7 @@ func BenchmarkWriterES(b *testing.B) {
 // log with half its lines Raft and lease lines: a term band, role marks
 // and lease bands per election on every replica.
 func BenchmarkWriterRaftHeavy(b *testing.B) {
-	o := synth.Realistic("yb", 32<<20, 7)
-	o.RaftShare = 0.5
+	o := synth.RaftHeavy(32<<20, 7)
 	benchWriter(b, o)
 }
 

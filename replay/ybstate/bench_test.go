@@ -87,8 +87,7 @@ func BenchmarkFoldRealistic(b *testing.B) { benchFold(b, synth.Realistic("yb", 6
 
 // BenchmarkFoldRaftHeavy is 64 MiB with half the lines Raft/lease lines.
 func BenchmarkFoldRaftHeavy(b *testing.B) {
-	o := synth.Realistic("yb", 64<<20, 7)
-	o.RaftShare = 0.5
+	o := synth.RaftHeavy(64<<20, 7)
 	benchFold(b, o)
 }
 

@@ -15,8 +15,7 @@ import (
 // and judged by the rule pack as analyze's merge goroutine does: parse,
 // replay (with compaction) and rules end to end.
 func BenchmarkPackRaftHeavy(b *testing.B) {
-	o := synth.Realistic("yb", 32<<20, 7)
-	o.RaftShare = 0.5
+	o := synth.RaftHeavy(32<<20, 7)
 	benchPack(b, o, "a Raft-heavy log gave no finding")
 }
 
@@ -67,8 +66,7 @@ func benchPack(b *testing.B, o synth.Options, none string) {
 // before the timer starts: the replay and the rules alone, as the merge
 // goroutine runs them serially (the decoding runs on workers).
 func BenchmarkObserveRaftHeavy(b *testing.B) {
-	o := synth.Realistic("yb", 32<<20, 7)
-	o.RaftShare = 0.5
+	o := synth.RaftHeavy(32<<20, 7)
 	var in bytes.Buffer
 	if err := synth.Write(&in, o); err != nil {
 		b.Fatal(err)
