@@ -1,8 +1,8 @@
 package ybrules_test
 
 import (
-	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"testing"
 )
@@ -13,32 +13,26 @@ import (
 // predecessor's (`Revoked old leader L ht lease: { physical: P }`).
 func leaseTablets(tb testing.TB, n int, revoke bool) *os.File {
 	tb.Helper()
-	f, err := os.CreateTemp(tb.TempDir(), "lease-*.log")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { f.Close() })
-	w := bufio.NewWriterSize(f, 1<<20)
 	peers := []string{"e77d64a2cb1217b4debc456cffecc448", "68c0b8c0fca71fa42608a8f180c5f29f", "f92f5c081f8a80624af17acf0c8b0c86"}
-	for i := range n {
-		p, other := peers[i%3], peers[(i+1)%3]
-		us := int64(i) * 40
-		stamp := fmt.Sprintf("I1007 16:%02d:%02d.%06d %5d ", us/60e6%60, us/1e6%60, us%1e6, 4000+i%7)
-		tablet := fmt.Sprintf("%016x%016x", uint64(i)*0x9e3779b97f4a7c15, uint64(i)+1)
-		phys := 1696694400000000 + us
-		if revoke {
-			fmt.Fprintf(w, "%sreplica_state.cc:1300] T %s P %s [term 2 LEADER]: Revoked old leader %s ht lease: { physical: %d }\n", stamp, tablet, p, other, phys)
-		} else {
-			fmt.Fprintf(w, "%sreplica_state.cc:1257] T %s P %s [term 2 FOLLOWER]: Reset our ht lease: { physical: %d }\n", stamp, tablet, p, phys)
+	return writtenFile(tb, func(w io.Writer) error {
+		for i := range n {
+			p, other := peers[i%3], peers[(i+1)%3]
+			us := int64(i) * 40
+			stamp := fmt.Sprintf("I1007 16:%02d:%02d.%06d %5d ", us/60e6%60, us/1e6%60, us%1e6, 4000+i%7)
+			tablet := fmt.Sprintf("%016x%016x", uint64(i)*0x9e3779b97f4a7c15, uint64(i)+1)
+			phys := 1696694400000000 + us
+			var err error
+			if revoke {
+				_, err = fmt.Fprintf(w, "%sreplica_state.cc:1300] T %s P %s [term 2 LEADER]: Revoked old leader %s ht lease: { physical: %d }\n", stamp, tablet, p, other, phys)
+			} else {
+				_, err = fmt.Fprintf(w, "%sreplica_state.cc:1257] T %s P %s [term 2 FOLLOWER]: Reset our ht lease: { physical: %d }\n", stamp, tablet, p, phys)
+			}
+			if err != nil {
+				return err
+			}
 		}
-	}
-	if err := w.Flush(); err != nil {
-		tb.Fatal(err)
-	}
-	if _, err := f.Seek(0, 0); err != nil {
-		tb.Fatal(err)
-	}
-	return f
+		return nil
+	})
 }
 
 // A tablet whose one line is a lease line keeps the lease fact (and for a

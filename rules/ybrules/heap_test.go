@@ -112,13 +112,20 @@ func analyzeHeld(tb testing.TB, r io.Reader, h *heapPeak) (int, []rules.Finding,
 // it: the generator's own memory is then not in the heap measured.
 func generatedFile(tb testing.TB, o synth.Options) io.Reader {
 	tb.Helper()
+	return writtenFile(tb, func(w io.Writer) error { return synth.Write(w, o) })
+}
+
+// writtenFile writes a log with write into a file of the test's and
+// opens it at its start.
+func writtenFile(tb testing.TB, write func(w io.Writer) error) *os.File {
+	tb.Helper()
 	f, err := os.CreateTemp(tb.TempDir(), "synth-*.log")
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { f.Close() })
 	w := bufio.NewWriterSize(f, 1<<20)
-	if err := synth.Write(w, o); err != nil {
+	if err := write(w); err != nil {
 		tb.Fatal(err)
 	}
 	if err := w.Flush(); err != nil {
