@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"runtime"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -111,6 +112,10 @@ type chunk struct {
 	// --heading file's lines go on past a chunk. Nil for the others,
 	// whose chunks are prepared independently.
 	carryIn, carryOut chan unwrap.Scratch
+	// texts are the text blocks the lines that asked to be packed
+	// (Verdict.Pack) are made strings in. A block is only ever written
+	// past what it has handed out, so it goes on from chunk to chunk.
+	texts TextBlocks
 	// subs says, for a listing of several files' lines (grep -rn), which
 	// file and line each line is from; indexed like lines, and shorter
 	// when the last lines say nothing.
@@ -433,7 +438,7 @@ func (c *chunk) add(p preparedLine, ref subRef, binary, valid bool, systems []Sy
 			p.text = bytes.ToValidUTF8(p.text, []byte("\uFFFD"))
 		}
 		if p.flags&flagPartial == 0 {
-			classify(&p, systems)
+			classify(&p, systems, &c.texts)
 		}
 	}
 	if ref.src != nil {
@@ -449,8 +454,8 @@ func (c *chunk) add(p preparedLine, ref subRef, binary, valid bool, systems []Sy
 // the line), and for a line none takes, makes its string when a Strings
 // test wants it and keeps the first note a Classify test made of it, and
 // the text that test made beside it when no string is wanted.
-func classify(p *preparedLine, systems []System) {
-	want, foreign, made := false, len(systems) > 0, ""
+func classify(p *preparedLine, systems []System, texts *TextBlocks) {
+	want, pack, foreign, made := false, false, len(systems) > 0, ""
 	for si, s := range systems {
 		if s.Classify != nil {
 			v := s.Classify(p.text)
@@ -459,6 +464,7 @@ func classify(p *preparedLine, systems []System) {
 				return
 			}
 			want = want || v.Str
+			pack = pack || v.Pack
 			foreign = foreign && v.Foreign
 			if p.note == 0 && v.Note != 0 {
 				p.note, p.noteBy, made = v.Note, int16(si), v.Made
@@ -485,11 +491,42 @@ func classify(p *preparedLine, systems []System) {
 			}
 		}
 	}
-	if want {
+	switch {
+	case want:
 		p.str = string(p.text)
-	} else if made != "" {
+	case made != "":
 		p.str, p.made = made, true
+	case pack:
+		p.str = texts.Text(p.text)
 	}
+}
+
+// TextBlocks hand out strings from shared blocks of TextBlock bytes, so a
+// string costs a copy, not an allocation: for many short texts kept
+// together (Verdict.Pack), where a kept string keeps its block alive.
+// The zero value is ready to use; it is not safe from several goroutines.
+type TextBlocks struct {
+	b strings.Builder
+}
+
+// TextBlock is the size of a text block.
+const TextBlock = 32 << 10
+
+// Text returns b as a string in the current block, starting a new one
+// when b does not fit; a text over an eighth of a block gets a string of
+// its own. A Builder never writes over what it has handed out, and a new
+// one takes over before the old would regrow, so no text is copied twice.
+func (t *TextBlocks) Text(b []byte) string {
+	if len(b) > TextBlock/8 {
+		return string(b)
+	}
+	if t.b.Cap()-t.b.Len() < len(b) {
+		t.b = strings.Builder{}
+		t.b.Grow(TextBlock)
+	}
+	start := t.b.Len()
+	t.b.Write(b)
+	return t.b.String()[start:]
 }
 
 // skipOf returns the index of the system whose Skip test takes text, or

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"math/rand/v2"
+	"strconv"
+	"strings"
 	"testing"
 	"testing/iotest"
 	"unicode/utf8"
@@ -258,4 +260,31 @@ func BenchmarkLinesPrepare(b *testing.B) {
 			b.Fatal(err, n)
 		}
 	}
+}
+
+// Line texts share blocks, and a text handed out never changes: not when
+// the line's buffer is reused, not when a new block starts.
+func TestTextBlocks(t *testing.T) {
+	var s TextBlocks
+	buf := make([]byte, 0, 4*TextBlock)
+	var got, want []string
+	for i := range 200 {
+		line := strings.Repeat(strconv.Itoa(i%10), 1+(i*37)%(TextBlock/8))
+		if i == 150 {
+			line = strings.Repeat("L", TextBlock) // too long to share a block
+		}
+		buf = append(buf[:0], line...)
+		got = append(got, s.Text(buf))
+		want = append(want, line)
+		clear(buf[:cap(buf)])
+	}
+	assert.Equal(t, want, got)
+
+	line := []byte(strings.Repeat("x", 200))
+	allocs := testing.AllocsPerRun(20, func() {
+		for range TextBlock / 200 {
+			s.Text(line)
+		}
+	})
+	assert.LessOrEqual(t, allocs, 1.0, "a block's worth of lines costs one allocation")
 }

@@ -22,9 +22,10 @@ type Line struct {
 	// the database did not print (the year of a glog line).
 	Collected time.Time
 	// Str is Text as a string, made ahead on a worker goroutine for a
-	// line a system's Strings test took, or "" when none was made. A
-	// decoder may keep it (it does not change with the buffer Text is
-	// in); when it is "" and Text is not, the decoder copies Text.
+	// line a system's Strings test took or its Classify test asked for
+	// (Verdict.Str, Verdict.Pack), or "" when none was made. A decoder
+	// may keep it (it does not change with the buffer Text is in); when
+	// it is "" and Text is not, the decoder copies Text.
 	Str string
 	// Note is what the decoder's own system's Classify test read of the
 	// line on a worker goroutine (Verdict.Note), so the decoder need not
@@ -133,6 +134,13 @@ type Verdict struct {
 	// (Line.Made). It is dropped when a Strings test wants the line as
 	// a string (Str).
 	Made string
+	// Pack, when Str is false, asks for the line as a string too, made on
+	// the worker, as Str does, but in a text block it shares with other
+	// lines of its chunk that asked for it, so a line costs a copy, not an
+	// allocation. Str's string holds the line alone: it is for a text a
+	// decoder may keep for long on its own; a packed one keeps its block
+	// alive while any of its lines is kept.
+	Pack bool
 	// Foreign says the line is not in the system's own line layout (no
 	// glog envelope, no log4j record): its decoder can still claim it
 	// inside a block or as a bare excerpt, but a line every system calls

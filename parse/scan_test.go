@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -371,4 +372,67 @@ type notingDecoder struct {
 func (d *notingDecoder) Line(l Line, out *Sink) bool {
 	d.notes[string(l.Text)] = l.Note
 	return d.madeDecoder.Line(l, out)
+}
+
+// keepDecoder keeps every string Scan made ahead, with the line's text
+// as it was when offered.
+type keepDecoder struct{ strs, texts []string }
+
+func (d *keepDecoder) Line(l Line, out *Sink) bool {
+	if l.Str != "" {
+		d.strs = append(d.strs, l.Str)
+		d.texts = append(d.texts, string(l.Text))
+	}
+	return false
+}
+func (d *keepDecoder) End(*Sink) {}
+
+// A line whose Classify test asks for it packed (Verdict.Pack) gets its
+// text as a string in a block it shares with the packed lines after it;
+// the strings stay the lines' texts while the chunks' buffers are filled
+// again and new blocks begin, and a line asked for alone (Str) gets a
+// string of its own.
+func TestScanPackedStrings(t *testing.T) {
+	var b strings.Builder
+	for i := range 40000 {
+		kind := "pack"
+		switch i % 5 {
+		case 3:
+			kind = "own"
+		case 4:
+			kind = "none"
+		}
+		fmt.Fprintf(&b, "%s %d %s\n", kind, i, strings.Repeat("x", i%97))
+	}
+	d := &keepDecoder{}
+	s := System{
+		Name:       "s",
+		NewDecoder: func(string, Options) Decoder { return d },
+		Skip:       func([]byte) bool { return false },
+		Strings:    func(text []byte) bool { return bytes.HasPrefix(text, []byte("own ")) },
+		Classify: func(text []byte) Verdict {
+			return Verdict{Str: bytes.HasPrefix(text, []byte("own ")), Pack: !bytes.HasPrefix(text, []byte("none "))}
+		},
+	}
+	_, err := Scan(strings.NewReader(b.String()), "p.log", []System{s}, Options{})
+	require.NoError(t, err)
+	require.Len(t, d.strs, 32000, "the pack and own lines, not the none ones")
+	assert.Equal(t, d.texts, d.strs, "every string is its line's text at the end of the scan")
+	shared, alone := 0, 0
+	for i := 1; i < len(d.strs); i++ {
+		prev, cur := d.strs[i-1], d.strs[i]
+		adjacent := uintptr(unsafe.Pointer(unsafe.StringData(prev)))+uintptr(len(prev)) == uintptr(unsafe.Pointer(unsafe.StringData(cur)))
+		switch {
+		case strings.HasPrefix(prev, "pack ") && strings.HasPrefix(cur, "pack ") && adjacent:
+			shared++
+		case strings.HasPrefix(cur, "own ") && adjacent:
+			t.Fatalf("the own line %q is in its packed neighbour's block", cur)
+		case strings.HasPrefix(cur, "own "):
+			alone++
+		}
+	}
+	// Of the 16000 pairs of packed lines in a row, all but those where a
+	// block or a chunk ends share a block.
+	assert.Greater(t, shared, 15500, "packed lines following each other in one block")
+	assert.Equal(t, 8000, alone)
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/bits"
-	"strings"
 	"time"
 
 	"github.com/logsleuth/logsleuth/parse"
@@ -281,13 +280,16 @@ func (f *fastMsg) event(d *decoder, raw string, pos parse.Pos, t time.Time, env 
 // (about 32 KiB) alive; replay keeps none of these events, only values
 // copied out of them.
 //
-// Line texts come from blocks too, textBlock bytes each, on the general
+// Line texts come from blocks too (parse.TextBlocks), on the general
 // path as on the fast one (a declined line then costs a copy, not an
-// allocation; a line over textBlock/8 is copied on its own): replay keeps the
-// text of every op in its window (as evidence), and those lines are the
-// newest ones, which share their blocks. A text kept on its own (a copy's
-// last checkpoint line, a finding's evidence) keeps at most one block
-// alive, so the rules copy the texts a finding keeps.
+// allocation; a line over an eighth of a block is copied on its own):
+// replay keeps the text of every op in its window (as evidence), and
+// those lines are the newest ones, which share their blocks. A hot
+// shape's line comes packed from the worker already (classify asks for
+// it, Verdict.Pack), so the copy is made there, off the decoder's
+// goroutine, which every line of an input goes through. A text kept on
+// its own (a copy's last checkpoint line, a finding's evidence) keeps at
+// most one block alive, so the rules copy the texts a finding keeps.
 //
 // Blocks are 32 KiB, not smaller: a block of a few KiB is a span of its
 // own for the allocator, and getting one per 40 lines cost a fifth of the
@@ -296,27 +298,11 @@ func (f *fastMsg) event(d *decoder, raw string, pos parse.Pos, t time.Time, env 
 type slabs struct {
 	ops      []Op
 	trackers []Tracker
-	texts    strings.Builder
+	texts    parse.TextBlocks
 }
 
-const textBlock = 32 << 10
-
-// text returns b as a string in the current text block, starting a new
-// block when b does not fit. A Builder never writes over what it has
-// handed out, and a new one takes over before the old would regrow, so no
-// text is copied twice.
-func (s *slabs) text(b []byte) string {
-	if len(b) > textBlock/8 {
-		return string(b)
-	}
-	if s.texts.Cap()-s.texts.Len() < len(b) {
-		s.texts = strings.Builder{}
-		s.texts.Grow(textBlock)
-	}
-	start := s.texts.Len()
-	s.texts.Write(b)
-	return s.texts.String()[start:]
-}
+// text returns b as a string in the current text block.
+func (s *slabs) text(b []byte) string { return s.texts.Text(b) }
 
 const slabEvents = 128
 

@@ -330,33 +330,6 @@ func TestTimeCacheMatchesParse(t *testing.T) {
 	}
 }
 
-// Line texts share blocks, and a text handed out never changes: not when
-// the line's buffer is reused, not when a new block starts.
-func TestTextBlocks(t *testing.T) {
-	var s slabs
-	buf := make([]byte, 0, 4*textBlock)
-	var got, want []string
-	for i := range 200 {
-		line := strings.Repeat(strconv.Itoa(i%10), 1+(i*37)%(textBlock/8))
-		if i == 150 {
-			line = strings.Repeat("L", textBlock) // too long to share a block
-		}
-		buf = append(buf[:0], line...)
-		got = append(got, s.text(buf))
-		want = append(want, line)
-		clear(buf[:cap(buf)])
-	}
-	assert.Equal(t, want, got)
-
-	line := []byte(strings.Repeat("x", 200))
-	allocs := testing.AllocsPerRun(20, func() {
-		for range textBlock / 200 {
-			s.text(line)
-		}
-	})
-	assert.LessOrEqual(t, allocs, 1.0, "a block's worth of lines costs one allocation")
-}
-
 // containsAny is phraseSet.in done the plain way.
 func containsAny(b []byte, phrases []string) bool {
 	for _, p := range phrases {

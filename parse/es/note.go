@@ -21,17 +21,19 @@ import (
 // and FuzzFastPath hold it to fastShape's reading.
 
 // classify is System.Classify. No line is skipped (a line the decoder
-// declines still sets the time a following dump row or stack takes), and
-// none gets its string: a string a line costs an allocation on the
-// worker, where the decoder copies the line into its text blocks for
-// less. Every line gets a note: a hot shape's fields, a line fastDecline
+// declines still sets the time a following dump row or stack takes). A
+// hot shape's line, which the decoder makes an event of and replay keeps
+// the text of, gets its string packed in the worker's text blocks
+// (Verdict.Pack): a copy, as the decoder's own blocks would cost, but
+// made off the decoder's goroutine, where an op line's copy was an
+// eighth of a TRACE log's time. Every line gets a note: a hot shape's fields, a line fastDecline
 // takes (declineShape's reading, so the phrase search is done), or
 // fastNo, a line neither fast path takes, which the decoder then reads
 // on the general path straight away.
 func classify(b []byte) parse.Verdict {
 	var f fastMsg
 	if env, ok := fastShape(b, &f); ok {
-		return parse.Verdict{Note: noteOf(b, &env, &f)}
+		return parse.Verdict{Note: noteOf(b, &env, &f), Pack: true}
 	}
 	if at, l1, owned, ok := declineShape(b); ok {
 		return parse.Verdict{Note: declineNote(at, l1, owned)}
