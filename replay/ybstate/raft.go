@@ -1,6 +1,8 @@
 package ybstate
 
 import (
+	"cmp"
+	"encoding/binary"
 	"fmt"
 	"slices"
 	"sort"
@@ -604,13 +606,11 @@ func (r *Raft) Tablet(tablet string) *TabletRaft {
 
 // Tablets returns the tablets seen, sorted.
 func (r *Raft) Tablets() []string {
-	out := make([]string, 0, len(r.tablets))
-	for t, e := range r.tablets {
-		if e.raft.seen {
-			out = append(out, t)
-		}
+	seen := r.seenSorted()
+	out := make([]string, len(seen))
+	for i, k := range seen {
+		out[i] = k.t.Tablet
 	}
-	slices.Sort(out)
 	return out
 }
 
@@ -619,16 +619,48 @@ func (r *Raft) Tablets() []string {
 // tablet up again (a node hosting a million tablets spent more in those
 // lookups than in judging its tablets at the end of the logs).
 func (r *Raft) EachTablet(fn func(*TabletRaft)) {
-	out := make([]*TabletRaft, 0, len(r.tablets))
-	for _, e := range r.tablets {
+	for _, k := range r.seenSorted() {
+		fn(k.t)
+	}
+}
+
+// tabletKey is a tablet seen, for sorting: the first eight bytes of its
+// id as a big-endian number (a shorter id padded with zeros), and the
+// tablet.
+type tabletKey struct {
+	prefix uint64
+	t      *TabletRaft
+}
+
+// seenSorted returns the tablets seen in the order of their ids
+// (strings.Compare). The sort compares the ids' first eight bytes held
+// in the keys themselves, and reads the ids only where those are equal:
+// comparing the strings, each in its own allocation, made sorting a
+// million tablets an eighth of their run, for the cache misses. Numbers
+// ordered so are the ids' bytes ordered so, and a zero of padding ties
+// with a zero byte, which the ids' comparison then orders.
+func (r *Raft) seenSorted() []tabletKey {
+	out := make([]tabletKey, 0, len(r.tablets))
+	for id, e := range r.tablets {
 		if e.raft.seen {
-			out = append(out, &e.raft)
+			out = append(out, tabletKey{prefix: idPrefix(id), t: &e.raft})
 		}
 	}
-	slices.SortFunc(out, func(a, b *TabletRaft) int { return strings.Compare(a.Tablet, b.Tablet) })
-	for _, t := range out {
-		fn(t)
-	}
+	slices.SortFunc(out, func(a, b tabletKey) int {
+		if c := cmp.Compare(a.prefix, b.prefix); c != 0 {
+			return c
+		}
+		return strings.Compare(a.t.Tablet, b.t.Tablet)
+	})
+	return out
+}
+
+// idPrefix is id's first eight bytes as a big-endian number, zeros past
+// its end.
+func idPrefix(id string) uint64 {
+	var b [8]byte
+	copy(b[:], id)
+	return binary.BigEndian.Uint64(b[:])
 }
 
 func (r *Raft) tablet(t string) *TabletRaft {
