@@ -26,10 +26,10 @@ import (
 // the text of, gets its string packed in the worker's text blocks
 // (Verdict.Pack): a copy, as the decoder's own blocks would cost, but
 // made off the decoder's goroutine, where an op line's copy was an
-// eighth of a TRACE log's time. Every line gets a note: a hot shape's fields, a line fastDecline
-// takes (declineShape's reading, so the phrase search is done), or
-// fastNo, a line neither fast path takes, which the decoder then reads
-// on the general path straight away.
+// eighth of a TRACE log's time. Every line gets a note: a hot shape's
+// fields, a line fastDecline takes (declineShape's reading, so the
+// phrase search is done), or fastNo, a line neither fast path takes,
+// which the decoder then reads on the general path straight away.
 func classify(b []byte) parse.Verdict {
 	var f fastMsg
 	if env, ok := fastShape(b, &f); ok {
