@@ -33,15 +33,28 @@ type IOStreams struct {
 	// Args is the command line after the program name, as Main got it,
 	// for the reports' provenance.
 	Args []string
+	// Prepare, when set, is called before the inputs are read with how
+	// many bytes they hold as stored, or -1 when that cannot be known (a
+	// stream, a log store): the process sets its heap up for the run
+	// (prepareHeap).
+	Prepare func(size int64)
 }
 
 func systemIO() *IOStreams {
 	return &IOStreams{
 		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
-		OutTTY: term.IsTerminal(int(os.Stdout.Fd())),
-		ErrTTY: term.IsTerminal(int(os.Stderr.Fd())),
-		Getenv: os.Getenv,
-		FS:     osFS{},
+		OutTTY:  term.IsTerminal(int(os.Stdout.Fd())),
+		ErrTTY:  term.IsTerminal(int(os.Stderr.Fd())),
+		Getenv:  os.Getenv,
+		FS:      osFS{},
+		Prepare: prepareHeap,
+	}
+}
+
+// prepare calls Prepare, when set.
+func (s *IOStreams) prepare(size int64) {
+	if s.Prepare != nil {
+		s.Prepare(size)
 	}
 }
 

@@ -82,6 +82,7 @@ func read(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)) *re
 	var st render.Stats
 	var seen *seenIDs
 	if len(in.store) > 0 {
+		ios.prepare(-1)
 		st, seen = readStore(ios, in.store, opt, fn)
 	} else {
 		st, seen = readFiles(ios, in, opt, fn)
@@ -93,6 +94,19 @@ func read(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)) *re
 	return res
 }
 
+// planSize is how many bytes, as stored, reading plan reads, or -1 when
+// a group's size cannot be known (a stream).
+func planSize(plan *source.Plan) int64 {
+	var total int64
+	for _, g := range plan.Groups {
+		if g.Size() == 0 {
+			return -1
+		}
+		total += g.Size()
+	}
+	return total
+}
+
 func readFiles(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)) (render.Stats, *seenIDs) {
 	var prog *progress
 	if ios.progressWanted() {
@@ -102,6 +116,7 @@ func readFiles(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)
 		in.SetProgress(prog.add)
 	}
 	plan := in.Plan()
+	ios.prepare(planSize(plan))
 	var st render.Stats
 	for _, err := range plan.Errors() {
 		fmt.Fprintf(ios.ErrOut, "logsleuth: %s\n", render.Sanitize(err.Error()))

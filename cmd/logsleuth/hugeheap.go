@@ -1,0 +1,171 @@
+package main
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Huge pages for the heap. A run's heap grows to its peak within the
+// first tenth of a second and is then reused; each 4 KiB page of it is
+// faulted in once, and on a virtual machine a fault costs microseconds
+// (about 6 µs on the host the README was measured on: a tenth of a tserver
+// log's CPU, a quarter of a TRACE log's). With 2 MiB pages the same heap
+// takes a few hundred faults instead of tens of thousands.
+//
+// Go does not ask the kernel for huge pages (GODEBUG=disablethp only
+// turns them off), and under the usual transparent_hugepage setting,
+// "madvise", the kernel gives them only to memory that asked. Memory the
+// heap maps later is a new mapping that has not asked. So before the
+// first line is read, the run maps heapReserve bytes of heap address
+// space at once (an allocation made and dropped while the collector is
+// off, then collected), and advises that mapping MADV_HUGEPAGE. None of
+// it is touched, so none of it is resident: what is touched later comes
+// in 2 MiB at a time. After each collection, heap mappings that have
+// grown on past the reserve are advised too.
+//
+// It is done once, when the inputs are about to be read, for inputs of at
+// least hugeHeapMin or of a size not known, and skipped where it could
+// hurt or gains nothing: GODEBUG=disablethp=1
+// (Go's own switch for no huge pages on the heap); transparent huge pages
+// "always" (the heap has them already) or "never"; strict overcommit
+// (vm.overcommit_memory=2, where mapped memory is charged though never
+// touched) or a limit on the address space (ulimit -v); and the reserve
+// is at most an eighth of the machine's memory.
+
+// hugeHeapMin is the least input worth the reserve: it costs a small run
+// about 5 ms (a collection, and huge pages zeroed whole for a heap that
+// uses little of them), which a run of 1 MiB of log earns back.
+const hugeHeapMin = 1 << 20
+
+// hugeHeapOnce makes the reserve once a process.
+var hugeHeapOnce sync.Once
+
+// prepareHeap is IOStreams.Prepare: it makes the reserve for inputs of
+// size bytes (-1: unknown, as a stream's) unless they are known to be
+// small.
+func prepareHeap(size int64) {
+	if reserveFor(size) {
+		hugeHeapOnce.Do(startHugeHeap)
+	}
+}
+
+// reserveFor reports whether inputs of size bytes (-1: unknown) are worth
+// the reserve.
+func reserveFor(size int64) bool { return size < 0 || size >= hugeHeapMin }
+
+// heapReserve is the heap address space mapped and advised at start: the
+// peak of most runs (the benchmark logs' 50-130 MiB) fits it twice.
+const heapReserve = 256 << 20
+
+// hugeHeapHost is what hugeHeapSize reads of the host.
+type hugeHeapHost struct {
+	// godebug is $GODEBUG.
+	godebug string
+	// thp is /sys/kernel/mm/transparent_hugepage/enabled, overcommit
+	// /proc/sys/vm/overcommit_memory and meminfo /proc/meminfo ("" when
+	// unreadable).
+	thp, overcommit, meminfo string
+	// asLimited is whether the address space is limited (RLIMIT_AS).
+	asLimited bool
+}
+
+// hugeHeapSize returns how much heap to reserve with huge pages on host,
+// or 0 for none.
+func hugeHeapSize(h hugeHeapHost) int {
+	for _, kv := range strings.Split(h.godebug, ",") {
+		if k, v, _ := strings.Cut(strings.TrimSpace(kv), "="); k == "disablethp" && v != "0" {
+			return 0
+		}
+	}
+	if !strings.Contains(h.thp, "[madvise]") || strings.TrimSpace(h.overcommit) == "2" || h.asLimited {
+		return 0
+	}
+	total := memTotal(h.meminfo)
+	if total <= 0 {
+		return 0
+	}
+	return int(min(heapReserve, total/8))
+}
+
+// memTotal is /proc/meminfo's MemTotal in bytes, or 0.
+func memTotal(meminfo string) int64 {
+	for _, ln := range strings.Split(meminfo, "\n") {
+		rest, ok := strings.CutPrefix(ln, "MemTotal:")
+		if !ok {
+			continue
+		}
+		f := strings.Fields(rest)
+		if len(f) != 2 || f[1] != "kB" {
+			return 0
+		}
+		kb, err := strconv.ParseInt(f[0], 10, 64)
+		if err != nil || kb <= 0 {
+			return 0
+		}
+		return kb << 10
+	}
+	return 0
+}
+
+// span is an address range [lo, hi).
+type span struct{ lo, hi uintptr }
+
+// anonSpans returns the private, writable, anonymous mappings that
+// /proc/self/maps lists (the heap's arenas are such mappings), in the
+// file's order, which is by address.
+func anonSpans(maps []byte) []span {
+	var out []span
+	for len(maps) > 0 {
+		ln := maps
+		if i := bytes.IndexByte(maps, '\n'); i >= 0 {
+			ln, maps = maps[:i], maps[i+1:]
+		} else {
+			maps = nil
+		}
+		// start-end perms offset dev inode [path]
+		f := bytes.Fields(ln)
+		if len(f) != 5 || string(f[1]) != "rw-p" || string(f[3]) != "00:00" || string(f[4]) != "0" {
+			continue
+		}
+		lo, hi, ok := bytes.Cut(f[0], []byte("-"))
+		if !ok {
+			continue
+		}
+		l, err1 := strconv.ParseUint(string(lo), 16, 64)
+		h, err2 := strconv.ParseUint(string(hi), 16, 64)
+		if err1 != nil || err2 != nil || h <= l {
+			continue
+		}
+		out = append(out, span{uintptr(l), uintptr(h)})
+	}
+	return out
+}
+
+// heapSpans returns the mappings of spans that make up the heap: the one
+// holding at, and those that adjoin it on either side, one after the
+// other (the heap grows by mapping the address space next to what it
+// has). Mappings apart from it, such as the runtime's own metadata, are
+// left out: advised, a sparse table would take a huge page per page it
+// touches.
+func heapSpans(spans []span, at uintptr) []span {
+	k := -1
+	for i, s := range spans {
+		if s.lo <= at && at < s.hi {
+			k = i
+			break
+		}
+	}
+	if k < 0 {
+		return nil
+	}
+	lo, hi := k, k
+	for lo > 0 && spans[lo-1].hi == spans[lo].lo {
+		lo--
+	}
+	for hi+1 < len(spans) && spans[hi+1].lo == spans[hi].hi {
+		hi++
+	}
+	return spans[lo : hi+1]
+}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"os"
+	"runtime"
+	"runtime/debug"
+	"syscall"
+	"unsafe"
+)
+
+// madvHugePage is MADV_HUGEPAGE (linux/mman.h).
+const madvHugePage = 14
+
+// startHugeHeap reserves and advises the heap (see hugeheap.go) where the
+// host allows it.
+func startHugeHeap() {
+	if size := hugeHeapSize(linuxHost()); size > 0 {
+		reserveHugeHeap(size).watch()
+	}
+}
+
+// reserveHugeHeap maps size bytes of heap at once and advises the heap's
+// mappings.
+func reserveHugeHeap(size int) *hugeHeap {
+	// While the collector is off, the allocation maps fresh heap of its
+	// own size and nothing marks it: the collection below frees it whole,
+	// its pages untouched, for the heap to grow into.
+	old := debug.SetGCPercent(-1)
+	b := make([]byte, size)
+	at := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	runtime.KeepAlive(b)
+	h := &hugeHeap{at: at}
+	h.advise()
+	debug.SetGCPercent(old)
+	runtime.GC()
+	return h
+}
+
+// linuxHost reads what hugeHeapSize needs.
+func linuxHost() hugeHeapHost {
+	read := func(path string) string {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return ""
+		}
+		return string(b)
+	}
+	var lim syscall.Rlimit
+	limited := syscall.Getrlimit(syscall.RLIMIT_AS, &lim) != nil || lim.Cur != ^uint64(0)
+	return hugeHeapHost{
+		godebug:    os.Getenv("GODEBUG"),
+		thp:        read("/sys/kernel/mm/transparent_hugepage/enabled"),
+		overcommit: read("/proc/sys/vm/overcommit_memory"),
+		meminfo:    read("/proc/meminfo"),
+		asLimited:  limited,
+	}
+}
+
+// hugeHeap advises the heap's mappings.
+type hugeHeap struct {
+	// at is an address in the heap (the reserve's).
+	at uintptr
+}
+
+// advise advises every heap mapping (again: advising a mapping twice
+// changes nothing, and the heap is a few mappings). It reports false once
+// /proc/self/maps cannot be read, and the heap is then left as it is.
+func (h *hugeHeap) advise() bool {
+	maps, err := os.ReadFile("/proc/self/maps")
+	if err != nil {
+		return false
+	}
+	for _, s := range heapSpans(anonSpans(maps), h.at) {
+		// An advice that fails changes nothing: the heap keeps its
+		// small pages.
+		syscall.Syscall(syscall.SYS_MADVISE, s.lo, s.hi-s.lo, madvHugePage)
+	}
+	return true
+}
+
+// hugeHeapSentinel is an object nothing refers to, whose finalizer runs
+// after a collection (see gcSentinel).
+type hugeHeapSentinel struct{ _ *byte }
+
+// watch advises the heap again after each collection.
+func (h *hugeHeap) watch() {
+	runtime.SetFinalizer(&hugeHeapSentinel{}, func(*hugeHeapSentinel) {
+		if h.advise() {
+			h.watch()
+		}
+	})
+}

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package main
+
+// startHugeHeap does nothing: the heap's huge pages are Linux's
+// (hugeheap.go).
+func startHugeHeap() {}
