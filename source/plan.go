@@ -78,6 +78,20 @@ type Group struct {
 // it cannot be known (a stream).
 func (g *Group) Size() int64 { return g.size }
 
+// Streamed reports whether the group reads a stream (standard input, or
+// an archive on it), whose size is not known until it has been read.
+func (g *Group) Streamed() bool {
+	if g.lazy != nil {
+		return true
+	}
+	for _, l := range g.Logs {
+		if l.e != nil && l.e.stream {
+			return true
+		}
+	}
+	return false
+}
+
 // Log is one stream of log text: a file, standard input, or a member of an
 // archive. Name is its source name in events and reports.
 type Log struct {

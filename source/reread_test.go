@@ -1,6 +1,7 @@
 package source
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"path/filepath"
@@ -198,4 +199,32 @@ func TestRereadsUnderAFileLimit(t *testing.T) {
 		assert.Equal(t, glogLine[:4], string(b))
 	}
 	assert.LessOrEqual(t, fsys.open, fsys.max)
+}
+
+// A group read from standard input, alone or as an archive on it, is
+// streamed; files, empty or not, are not.
+func TestGroupStreamed(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, b, 0o644))
+		return p
+	}
+	plain := write("plain.log", []byte(glogLine))
+	empty := write("empty.log", nil)
+	bundle := write("bundle.tar", tarBytes(t, map[string]string{"m.log": glogLine}))
+	streamed := func(stdin []byte, paths ...string) map[string]bool {
+		p := Expand(Options{FS: OS{}, Stdin: bytes.NewReader(stdin), IsLog: isGlog}, paths).Plan()
+		out := map[string]bool{}
+		for _, g := range p.Groups {
+			for _, l := range g.Logs {
+				out[l.Name] = g.Streamed()
+			}
+		}
+		return out
+	}
+	assert.Equal(t, map[string]bool{plain: false, empty: false, bundle + "!m.log": false, "-": true},
+		streamed([]byte(glogLine), plain, empty, bundle, "-"))
+	assert.Equal(t, map[string]bool{"-!m.log": true},
+		streamed(tarBytes(t, map[string]string{"m.log": glogLine}), "-"))
 }

@@ -7,47 +7,67 @@ import (
 	"sync"
 )
 
-// Huge pages for the heap. A run's heap grows to its peak within the
-// first tenth of a second and is then reused; each 4 KiB page of it is
-// faulted in once, and on a virtual machine a fault costs microseconds
-// (about 6 µs on the host the README was measured on: a tenth of a tserver
-// log's CPU, a quarter of a TRACE log's). With 2 MiB pages the same heap
-// takes a few hundred faults instead of tens of thousands.
+// Huge pages for the heap. A run's heap grows to its peak early (within
+// the first tenth of a second for most logs; over the run for a million
+// tablets) and is then reused, and each 4 KiB page of it is faulted in
+// once. On a virtual machine a fault costs microseconds (about 6 µs on
+// the host the README was measured on: a tenth of a tserver log's CPU, a
+// quarter of a TRACE log's). With 2 MiB pages the same heap takes a few
+// hundred faults instead of tens of thousands.
 //
-// Go does not ask the kernel for huge pages (GODEBUG=disablethp only
-// turns them off), and under the usual transparent_hugepage setting,
-// "madvise", the kernel gives them only to memory that asked. Memory the
-// heap maps later is a new mapping that has not asked. So before the
-// first line is read, the run maps heapReserve bytes of heap address
-// space at once (an allocation made and dropped while the collector is
-// off, then collected), and advises that mapping MADV_HUGEPAGE. None of
-// it is touched, so none of it is resident: what is touched later comes
-// in 2 MiB at a time. After each collection, heap mappings that have
-// grown on past the reserve are advised too.
+// Go asks for no huge pages for the heap (GODEBUG=disablethp only turns
+// them off), and under the usual transparent_hugepage setting, "madvise",
+// the kernel gives them only to memory that asked. Memory the heap maps
+// later is a new mapping that has not asked. So once the inputs are
+// planned, before their lines are read, the process maps heapReserve
+// bytes of heap at once (an allocation dropped at once and collected),
+// and advises the heap's mappings MADV_HUGEPAGE. The reserve is not
+// resident until the heap uses it, and then comes in 2 MiB at a time
+// (the runtime zeroes what it reuses of it, which the measurements
+// include). After each collection the heap's mappings are advised again,
+// for what grew past the reserve; most of that growth has been faulted
+// in with small pages by then, so a state far larger than the reserve
+// gains little.
 //
-// It is done once, when the inputs are about to be read, for inputs of at
-// least hugeHeapMin or of a size not known, and skipped where it could
-// hurt or gains nothing: GODEBUG=disablethp=1
-// (Go's own switch for no huge pages on the heap); transparent huge pages
-// "always" (the heap has them already) or "never"; strict overcommit
+// It is done once a process, for inputs of at least hugeHeapMin or of a
+// size not known, and not under --memprofile (the reserve would be most
+// of what the profile shows allocated). It is skipped where it could hurt
+// or gains nothing: GODEBUG=disablethp (Go's own switch for no huge
+// pages); transparent huge pages "always" (the heap has them already) or
+// "never"; huge pages over 32 MiB (64 KiB base pages); strict overcommit
 // (vm.overcommit_memory=2, where mapped memory is charged though never
-// touched) or a limit on the address space (ulimit -v); and the reserve
-// is at most an eighth of the machine's memory.
+// touched); a limit on the address space or the data segment (ulimit -v,
+// ulimit -d: the reserve would count against it, and the runtime cannot
+// map more once it is reached). The reserve is at most an eighth of the
+// machine's memory. A host that is short of free huge pages may stall a
+// fault while the kernel compacts memory (transparent_hugepage/defrag);
+// GODEBUG=disablethp=1 turns it all off.
 
 // hugeHeapMin is the least input worth the reserve: it costs a small run
 // about 5 ms (a collection, and huge pages zeroed whole for a heap that
 // uses little of them), which a run of 1 MiB of log earns back.
 const hugeHeapMin = 1 << 20
 
-// hugeHeapOnce makes the reserve once a process.
-var hugeHeapOnce sync.Once
+// heapPreparer makes the reserve once.
+type heapPreparer struct {
+	once  sync.Once
+	start func()
+	// profiled reports whether a heap profile was asked for.
+	profiled func() bool
+}
 
-// prepareHeap is IOStreams.Prepare: it makes the reserve for inputs of
-// size bytes (-1: unknown, as a stream's) unless they are known to be
-// small.
-func prepareHeap(size int64) {
-	if reserveFor(size) {
-		hugeHeapOnce.Do(startHugeHeap)
+// processHeap is the process's preparer.
+var processHeap = &heapPreparer{start: startHugeHeap, profiled: memProfiled}
+
+// prepareHeap is IOStreams.Prepare for the process.
+func prepareHeap(size int64) { processHeap.prepare(size) }
+
+// prepare makes the reserve for inputs of size bytes (-1: unknown, as a
+// stream's) unless they are known to be small or a heap profile was
+// asked for.
+func (p *heapPreparer) prepare(size int64) {
+	if reserveFor(size) && !p.profiled() {
+		p.once.Do(p.start)
 	}
 }
 
@@ -55,31 +75,42 @@ func prepareHeap(size int64) {
 // the reserve.
 func reserveFor(size int64) bool { return size < 0 || size >= hugeHeapMin }
 
+// memProfiled reports whether --memprofile was given.
+func memProfiled() bool { return profiles != nil && profiles.memFile != "" }
+
 // heapReserve is the heap address space mapped and advised at start: the
-// peak of most runs (the benchmark logs' 50-130 MiB) fits it twice.
+// peak of the benchmark logs' runs (50-120 MiB) fits it.
 const heapReserve = 256 << 20
+
+// maxHugePage is the largest huge page the reserve is made for.
+const maxHugePage = 32 << 20
 
 // hugeHeapHost is what hugeHeapSize reads of the host.
 type hugeHeapHost struct {
 	// godebug is $GODEBUG.
 	godebug string
-	// thp is /sys/kernel/mm/transparent_hugepage/enabled, overcommit
+	// thp is /sys/kernel/mm/transparent_hugepage/enabled, hugePage
+	// transparent_hugepage/hpage_pmd_size, overcommit
 	// /proc/sys/vm/overcommit_memory and meminfo /proc/meminfo ("" when
 	// unreadable).
-	thp, overcommit, meminfo string
-	// asLimited is whether the address space is limited (RLIMIT_AS).
-	asLimited bool
+	thp, hugePage, overcommit, meminfo string
+	// limited is whether the address space or the data segment is limited
+	// (RLIMIT_AS, RLIMIT_DATA).
+	limited bool
 }
 
 // hugeHeapSize returns how much heap to reserve with huge pages on host,
 // or 0 for none.
 func hugeHeapSize(h hugeHeapHost) int {
 	for _, kv := range strings.Split(h.godebug, ",") {
-		if k, v, _ := strings.Cut(strings.TrimSpace(kv), "="); k == "disablethp" && v != "0" {
+		if k, v, _ := strings.Cut(strings.TrimSpace(kv), "="); k == "disablethp" && v != "0" && v != "" {
 			return 0
 		}
 	}
-	if !strings.Contains(h.thp, "[madvise]") || strings.TrimSpace(h.overcommit) == "2" || h.asLimited {
+	if !strings.Contains(h.thp, "[madvise]") || strings.TrimSpace(h.overcommit) == "2" || h.limited {
+		return 0
+	}
+	if n, err := strconv.ParseInt(strings.TrimSpace(h.hugePage), 10, 64); err != nil || n <= 0 || n > maxHugePage {
 		return 0
 	}
 	total := memTotal(h.meminfo)
@@ -114,7 +145,8 @@ type span struct{ lo, hi uintptr }
 
 // anonSpans returns the private, writable, anonymous mappings that
 // /proc/self/maps lists (the heap's arenas are such mappings), in the
-// file's order, which is by address.
+// file's order, which is by address. A kernel that names anonymous
+// mappings lists the runtime's with their names (`[anon: Go: heap]`).
 func anonSpans(maps []byte) []span {
 	var out []span
 	for len(maps) > 0 {
@@ -126,7 +158,8 @@ func anonSpans(maps []byte) []span {
 		}
 		// start-end perms offset dev inode [path]
 		f := bytes.Fields(ln)
-		if len(f) != 5 || string(f[1]) != "rw-p" || string(f[3]) != "00:00" || string(f[4]) != "0" {
+		if len(f) < 5 || len(f) > 5 && !bytes.HasPrefix(f[5], []byte("[anon:")) ||
+			string(f[1]) != "rw-p" || string(f[3]) != "00:00" || string(f[4]) != "0" {
 			continue
 		}
 		lo, hi, ok := bytes.Cut(f[0], []byte("-"))

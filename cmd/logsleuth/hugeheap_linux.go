@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 	"runtime"
-	"runtime/debug"
 	"syscall"
 	"unsafe"
 )
@@ -22,16 +21,16 @@ func startHugeHeap() {
 // reserveHugeHeap maps size bytes of heap at once and advises the heap's
 // mappings.
 func reserveHugeHeap(size int) *hugeHeap {
-	// While the collector is off, the allocation maps fresh heap of its
-	// own size and nothing marks it: the collection below frees it whole,
-	// its pages untouched, for the heap to grow into.
-	old := debug.SetGCPercent(-1)
+	// The allocation maps fresh heap of its own size. Nothing refers to
+	// it past KeepAlive, so the collection below frees it whole, its pages
+	// untouched, for the heap to grow into (a collection its size set off
+	// may have found it live; runtime.GC waits that one out and runs one
+	// of its own).
 	b := make([]byte, size)
 	at := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
 	runtime.KeepAlive(b)
 	h := &hugeHeap{at: at}
 	h.advise()
-	debug.SetGCPercent(old)
 	runtime.GC()
 	return h
 }
@@ -45,14 +44,20 @@ func linuxHost() hugeHeapHost {
 		}
 		return string(b)
 	}
-	var lim syscall.Rlimit
-	limited := syscall.Getrlimit(syscall.RLIMIT_AS, &lim) != nil || lim.Cur != ^uint64(0)
+	limited := false
+	for _, r := range []int{syscall.RLIMIT_AS, syscall.RLIMIT_DATA} {
+		var lim syscall.Rlimit
+		if syscall.Getrlimit(r, &lim) != nil || lim.Cur != ^uint64(0) { // RLIM_INFINITY
+			limited = true
+		}
+	}
 	return hugeHeapHost{
 		godebug:    os.Getenv("GODEBUG"),
 		thp:        read("/sys/kernel/mm/transparent_hugepage/enabled"),
+		hugePage:   read("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"),
 		overcommit: read("/proc/sys/vm/overcommit_memory"),
 		meminfo:    read("/proc/meminfo"),
-		asLimited:  limited,
+		limited:    limited,
 	}
 }
 

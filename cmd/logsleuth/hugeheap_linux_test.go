@@ -5,9 +5,13 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/stretchr/testify/assert"
@@ -31,7 +35,13 @@ func TestReserveHugeHeap(t *testing.T) {
 		assert.Contains(t, string(out), "AnonHugePages of the reserve's mapping")
 		return
 	}
-	h := reserveHugeHeap(64 << 20)
+	const size = 64 << 20
+	h := reserveHugeHeap(size)
+	maps, err := os.ReadFile("/proc/self/maps")
+	require.NoError(t, err)
+	heap := heapSpans(anonSpans(maps), h.at)
+	require.NotEmpty(t, heap)
+	assert.GreaterOrEqual(t, heap[len(heap)-1].hi-h.at, uintptr(size), "the heap is mapped past the whole reserve")
 	var held [][]byte
 	in := 0
 	for range 8 {
@@ -48,7 +58,69 @@ func TestReserveHugeHeap(t *testing.T) {
 	flags, huge := smapsOf(t, h.at)
 	assert.Contains(t, strings.Fields(flags), "hg", "VmFlags of the reserve's mapping")
 	t.Logf("AnonHugePages of the reserve's mapping: %d kB", huge)
-	_ = held
+
+	// Past the reserve the heap maps more; once a collection has run,
+	// that is advised too, and so is what the heap maps after the next.
+	h.watch()
+	for round := range 2 {
+		maps, err := os.ReadFile("/proc/self/maps")
+		require.NoError(t, err)
+		heap := heapSpans(anonSpans(maps), h.at)
+		end := heap[len(heap)-1].hi
+		var past uintptr
+		for range 64 {
+			b := make([]byte, 4<<20)
+			held = append(held, b)
+			if a := uintptr(unsafe.Pointer(unsafe.SliceData(b))); a >= end {
+				past = a
+				break
+			}
+		}
+		require.NotZero(t, past, "round %d: the heap grew past its mappings", round)
+		advised := false
+		for range 100 {
+			runtime.GC()
+			if flags, _ := smapsOf(t, past); slices.Contains(strings.Fields(flags), "hg") {
+				advised = true
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		assert.True(t, advised, "round %d: the heap mapped past the reserve is advised after a collection", round)
+	}
+	runtime.KeepAlive(held)
+}
+
+// TestLinuxHostReads checks what linuxHost reads against the files and
+// limits themselves, in a process of its own, whose data segment it
+// limits.
+func TestLinuxHostReads(t *testing.T) {
+	if os.Getenv("LOGSLEUTH_TEST_LIMITS") == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestLinuxHostReads$", "-test.v")
+		cmd.Env = append(os.Environ(), "LOGSLEUTH_TEST_LIMITS=1")
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		assert.Contains(t, string(out), "--- PASS: TestLinuxHostReads")
+		return
+	}
+	h := linuxHost()
+	if b, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled"); err == nil {
+		assert.Equal(t, string(b), h.thp)
+	}
+	if b, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"); err == nil {
+		assert.Equal(t, string(b), h.hugePage)
+	}
+	var lim syscall.Rlimit
+	require.NoError(t, syscall.Getrlimit(syscall.RLIMIT_DATA, &lim))
+	if lim.Cur == ^uint64(0) {
+		var as syscall.Rlimit
+		require.NoError(t, syscall.Getrlimit(syscall.RLIMIT_AS, &as))
+		assert.Equal(t, as.Cur != ^uint64(0), h.limited, "no data limit: limited only by an address-space one")
+	}
+	lim.Cur = min(lim.Max, 1<<40)
+	require.NoError(t, syscall.Setrlimit(syscall.RLIMIT_DATA, &lim))
+	assert.True(t, linuxHost().limited, "a data limit, however large")
+	assert.Zero(t, hugeHeapSize(linuxHost()))
 }
 
 // smapsOf returns the VmFlags and AnonHugePages (kB) of the mapping

@@ -33,10 +33,11 @@ type IOStreams struct {
 	// Args is the command line after the program name, as Main got it,
 	// for the reports' provenance.
 	Args []string
-	// Prepare, when set, is called before the inputs are read with how
-	// many bytes they hold as stored, or -1 when that cannot be known (a
-	// stream, a log store): the process sets its heap up for the run
-	// (prepareHeap).
+	// Prepare, when set, is called once the inputs are planned and
+	// before their lines are read (by every command that replays them),
+	// with how many bytes they hold as stored, or -1 when that cannot be
+	// known (standard input, a log store): the process sets its heap up
+	// for the run (prepareHeap).
 	Prepare func(size int64)
 }
 

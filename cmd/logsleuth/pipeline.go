@@ -99,7 +99,7 @@ func read(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)) *re
 func planSize(plan *source.Plan) int64 {
 	var total int64
 	for _, g := range plan.Groups {
-		if g.Size() == 0 {
+		if g.Streamed() {
 			return -1
 		}
 		total += g.Size()
