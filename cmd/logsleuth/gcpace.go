@@ -57,8 +57,12 @@ func (p *gcPacer) start() {
 }
 
 // after is called once a collection is done; it reports whether the
-// pacer goes on watching (the live heap is still small).
+// pacer goes on watching (the live heap is still small). While the heap's
+// reserve is being made (hugeheap.go) a collection may find the reserve
+// live, which is not the run's state: after waits until it is collected.
 func (p *gcPacer) after() bool {
+	heapSetup.Lock()
+	defer heapSetup.Unlock()
 	if p.live() < smallHeap {
 		return true
 	}

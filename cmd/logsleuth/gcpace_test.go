@@ -3,6 +3,7 @@ package main
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -50,6 +51,30 @@ func TestGCPacerAfter(t *testing.T) {
 	assert.Equal(t, []int{gcRaised}, log.got(), "the pace stays raised while the heap is small")
 	assert.False(t, p.after(), "smallHeap live")
 	assert.Equal(t, []int{gcRaised, 100}, log.got(), "the default comes back once")
+}
+
+// TestGCPacerWaitsForReserve: a collection may find the heap's reserve
+// live (hugeheap.go); the pacer must read the live heap only once the
+// reserve is collected, or it would take the reserve for the run's state
+// and drop the raised pace.
+func TestGCPacerWaitsForReserve(t *testing.T) {
+	var log pacerLog
+	var live atomic.Uint64
+	live.Store(4 * smallHeap) // the reserve, found live
+	p := &gcPacer{live: live.Load, set: log.set}
+	heapSetup.Lock()
+	done := make(chan bool)
+	go func() { done <- p.after() }()
+	select {
+	case <-done:
+		heapSetup.Unlock()
+		t.Fatal("the pacer read the live heap while the reserve was being made")
+	case <-time.After(50 * time.Millisecond):
+	}
+	live.Store(1 << 20) // collected
+	heapSetup.Unlock()
+	assert.True(t, <-done, "the live heap is small once the reserve is collected")
+	assert.Empty(t, log.got(), "the pace is left raised")
 }
 
 // TestGCPacerWatchesCollections runs real collections: the pacer must

@@ -44,9 +44,14 @@ import (
 // GODEBUG=disablethp=1 turns it all off.
 
 // hugeHeapMin is the least input worth the reserve: it costs a small run
-// about 5 ms (a collection, and huge pages zeroed whole for a heap that
-// uses little of them), which a run of 1 MiB of log earns back.
+// about 5 ms (one or two collections, and huge pages zeroed whole for a
+// heap that uses little of them), which a run of 1 MiB of log earns back.
 const hugeHeapMin = 1 << 20
+
+// heapSetup is held while the reserve is made, until it has been
+// collected: the collector's pacer (gcpace.go) reads the live heap under
+// it, so that it never takes the reserve for the run's state.
+var heapSetup sync.Mutex
 
 // heapPreparer makes the reserve once.
 type heapPreparer struct {
@@ -57,7 +62,7 @@ type heapPreparer struct {
 }
 
 // processHeap is the process's preparer.
-var processHeap = &heapPreparer{start: startHugeHeap, profiled: memProfiled}
+var processHeap = &heapPreparer{start: func() { startHugeHeap() }, profiled: memProfiled}
 
 // prepareHeap is IOStreams.Prepare for the process.
 func prepareHeap(size int64) { processHeap.prepare(size) }

@@ -11,11 +11,16 @@ import (
 const madvHugePage = 14
 
 // startHugeHeap reserves and advises the heap (see hugeheap.go) where the
-// host allows it.
-func startHugeHeap() {
-	if size := hugeHeapSize(linuxHost()); size > 0 {
-		reserveHugeHeap(size).watch()
+// host allows it, and has it advised again after each collection; it
+// returns nil where the host does not.
+func startHugeHeap() *hugeHeap {
+	size := hugeHeapSize(linuxHost())
+	if size == 0 {
+		return nil
 	}
+	h := reserveHugeHeap(size)
+	h.watch()
+	return h
 }
 
 // reserveHugeHeap maps size bytes of heap at once and advises the heap's
@@ -23,9 +28,12 @@ func startHugeHeap() {
 func reserveHugeHeap(size int) *hugeHeap {
 	// The allocation maps fresh heap of its own size. Nothing refers to
 	// it past KeepAlive, so the collection below frees it whole, its pages
-	// untouched, for the heap to grow into (a collection its size set off
-	// may have found it live; runtime.GC waits that one out and runs one
-	// of its own).
+	// untouched, for the heap to grow into. A collection its size sets
+	// off may find it live; runtime.GC waits that one out and runs one of
+	// its own, and the pacer waits for heapSetup, so it reads the live
+	// heap of that one.
+	heapSetup.Lock()
+	defer heapSetup.Unlock()
 	b := make([]byte, size)
 	at := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
 	runtime.KeepAlive(b)

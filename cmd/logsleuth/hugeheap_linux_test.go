@@ -35,13 +35,14 @@ func TestReserveHugeHeap(t *testing.T) {
 		assert.Contains(t, string(out), "AnonHugePages of the reserve's mapping")
 		return
 	}
-	const size = 64 << 20
-	h := reserveHugeHeap(size)
+	size := uintptr(hugeHeapSize(linuxHost()))
+	h := startHugeHeap()
+	require.NotNil(t, h)
 	maps, err := os.ReadFile("/proc/self/maps")
 	require.NoError(t, err)
 	heap := heapSpans(anonSpans(maps), h.at)
 	require.NotEmpty(t, heap)
-	assert.GreaterOrEqual(t, heap[len(heap)-1].hi-h.at, uintptr(size), "the heap is mapped past the whole reserve")
+	assert.GreaterOrEqual(t, heap[len(heap)-1].hi-h.at, size, "the heap is mapped past the whole reserve")
 	var held [][]byte
 	in := 0
 	for range 8 {
@@ -50,7 +51,7 @@ func TestReserveHugeHeap(t *testing.T) {
 			b[i] = 1
 		}
 		held = append(held, b)
-		if a := uintptr(unsafe.Pointer(unsafe.SliceData(b))); a >= h.at && a < h.at+64<<20 {
+		if a := uintptr(unsafe.Pointer(unsafe.SliceData(b))); a >= h.at && a < h.at+size {
 			in++
 		}
 	}
@@ -61,7 +62,6 @@ func TestReserveHugeHeap(t *testing.T) {
 
 	// Past the reserve the heap maps more; once a collection has run,
 	// that is advised too, and so is what the heap maps after the next.
-	h.watch()
 	for round := range 2 {
 		maps, err := os.ReadFile("/proc/self/maps")
 		require.NoError(t, err)
@@ -97,13 +97,20 @@ func TestReserveHugeHeap(t *testing.T) {
 func TestLinuxHostReads(t *testing.T) {
 	if os.Getenv("LOGSLEUTH_TEST_LIMITS") == "" {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestLinuxHostReads$", "-test.v")
-		cmd.Env = append(os.Environ(), "LOGSLEUTH_TEST_LIMITS=1")
+		cmd.Env = append(os.Environ(), "LOGSLEUTH_TEST_LIMITS=1", "GODEBUG=gctrace=0")
 		out, err := cmd.CombinedOutput()
 		require.NoError(t, err, "%s", out)
 		assert.Contains(t, string(out), "--- PASS: TestLinuxHostReads")
 		return
 	}
 	h := linuxHost()
+	assert.Equal(t, "gctrace=0", h.godebug)
+	if b, err := os.ReadFile("/proc/sys/vm/overcommit_memory"); err == nil {
+		assert.Equal(t, string(b), h.overcommit)
+	}
+	if _, err := os.Stat("/proc/meminfo"); err == nil {
+		assert.Positive(t, memTotal(h.meminfo))
+	}
 	if b, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled"); err == nil {
 		assert.Equal(t, string(b), h.thp)
 	}
@@ -117,10 +124,18 @@ func TestLinuxHostReads(t *testing.T) {
 		require.NoError(t, syscall.Getrlimit(syscall.RLIMIT_AS, &as))
 		assert.Equal(t, as.Cur != ^uint64(0), h.limited, "no data limit: limited only by an address-space one")
 	}
-	lim.Cur = min(lim.Max, 1<<40)
-	require.NoError(t, syscall.Setrlimit(syscall.RLIMIT_DATA, &lim))
-	assert.True(t, linuxHost().limited, "a data limit, however large")
-	assert.Zero(t, hugeHeapSize(linuxHost()))
+	limit := func(r int, what string) {
+		var lim, was syscall.Rlimit
+		require.NoError(t, syscall.Getrlimit(r, &lim))
+		was = lim
+		lim.Cur = min(lim.Max, 1<<44)
+		require.NoError(t, syscall.Setrlimit(r, &lim))
+		assert.True(t, linuxHost().limited, "%s, however large", what)
+		assert.Zero(t, hugeHeapSize(linuxHost()), what)
+		require.NoError(t, syscall.Setrlimit(r, &was))
+	}
+	limit(syscall.RLIMIT_AS, "an address-space limit")
+	limit(syscall.RLIMIT_DATA, "a data limit")
 }
 
 // smapsOf returns the VmFlags and AnonHugePages (kB) of the mapping

@@ -78,6 +78,17 @@ func TestHeapPreparer(t *testing.T) {
 	assert.NotNil(t, systemIO().Prepare, "the process prepares its heap")
 }
 
+func TestMemProfiled(t *testing.T) {
+	was := profiles
+	defer func() { profiles = was }()
+	profiles = nil
+	assert.False(t, memProfiled())
+	profiles = &profiling{cpuFile: "cpu.out"}
+	assert.False(t, memProfiled())
+	profiles = &profiling{memFile: "mem.out"}
+	assert.True(t, memProfiled())
+}
+
 // A maps listing of a Go process: its binary, the heap (two mappings
 // side by side, the second grown after the first), the runtime's
 // metadata apart from it, a file mapping and the stack.
