@@ -38,8 +38,9 @@ import (
 // (vm.overcommit_memory=2, where mapped memory is charged though never
 // touched); a limit on the address space or the data segment (ulimit -v,
 // ulimit -d: the reserve would count against it, and the runtime cannot
-// map more once it is reached). The reserve is at most an eighth of the
-// machine's memory. A host that is short of free huge pages may stall a
+// map more once it is reached); a soft memory limit (GOMEMLIMIT, under
+// which the scavenger would return the reserve at once). The reserve is
+// at most an eighth of the machine's memory. A host that is short of free huge pages may stall a
 // fault while the kernel compacts memory (transparent_hugepage/defrag);
 // GODEBUG=disablethp=1 turns it all off.
 
@@ -100,8 +101,9 @@ type hugeHeapHost struct {
 	// unreadable).
 	thp, hugePage, overcommit, meminfo string
 	// limited is whether the address space or the data segment is limited
-	// (RLIMIT_AS, RLIMIT_DATA).
-	limited bool
+	// (RLIMIT_AS, RLIMIT_DATA), memLimited whether the runtime has a soft
+	// memory limit (GOMEMLIMIT).
+	limited, memLimited bool
 }
 
 // hugeHeapSize returns how much heap to reserve with huge pages on host,
@@ -112,7 +114,7 @@ func hugeHeapSize(h hugeHeapHost) int {
 			return 0
 		}
 	}
-	if !strings.Contains(h.thp, "[madvise]") || strings.TrimSpace(h.overcommit) == "2" || h.limited {
+	if !strings.Contains(h.thp, "[madvise]") || strings.TrimSpace(h.overcommit) == "2" || h.limited || h.memLimited {
 		return 0
 	}
 	if n, err := strconv.ParseInt(strings.TrimSpace(h.hugePage), 10, 64); err != nil || n <= 0 || n > maxHugePage {

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"math"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"syscall"
 	"unsafe"
 )
@@ -66,6 +68,8 @@ func linuxHost() hugeHeapHost {
 		overcommit: read("/proc/sys/vm/overcommit_memory"),
 		meminfo:    read("/proc/meminfo"),
 		limited:    limited,
+		// A negative limit reads the limit without changing it.
+		memLimited: debug.SetMemoryLimit(-1) != math.MaxInt64,
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -97,7 +98,7 @@ func TestReserveHugeHeap(t *testing.T) {
 func TestLinuxHostReads(t *testing.T) {
 	if os.Getenv("LOGSLEUTH_TEST_LIMITS") == "" {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestLinuxHostReads$", "-test.v")
-		cmd.Env = append(os.Environ(), "LOGSLEUTH_TEST_LIMITS=1", "GODEBUG=gctrace=0")
+		cmd.Env = append(os.Environ(), "LOGSLEUTH_TEST_LIMITS=1", "GODEBUG=gctrace=0", "GOMEMLIMIT=")
 		out, err := cmd.CombinedOutput()
 		require.NoError(t, err, "%s", out)
 		assert.Contains(t, string(out), "--- PASS: TestLinuxHostReads")
@@ -105,6 +106,10 @@ func TestLinuxHostReads(t *testing.T) {
 	}
 	h := linuxHost()
 	assert.Equal(t, "gctrace=0", h.godebug)
+	assert.False(t, h.memLimited, "no GOMEMLIMIT")
+	was := debug.SetMemoryLimit(1 << 40)
+	assert.True(t, linuxHost().memLimited, "a soft memory limit, however large")
+	debug.SetMemoryLimit(was)
 	if b, err := os.ReadFile("/proc/sys/vm/overcommit_memory"); err == nil {
 		assert.Equal(t, string(b), h.overcommit)
 	}

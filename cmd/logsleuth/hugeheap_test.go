@@ -36,6 +36,7 @@ func TestHugeHeapSize(t *testing.T) {
 		"thp unreadable":                func(h *hugeHeapHost) { h.thp = "" },
 		"strict overcommit":             func(h *hugeHeapHost) { h.overcommit = "2\n" },
 		"address space or data limited": func(h *hugeHeapHost) { h.limited = true },
+		"GOMEMLIMIT":                    func(h *hugeHeapHost) { h.memLimited = true },
 		"meminfo unreadable":            func(h *hugeHeapHost) { h.meminfo = "" },
 		"MemTotal in unknown units":     func(h *hugeHeapHost) { h.meminfo = "MemTotal: 16 GB\n" },
 		"MemTotal not a number":         func(h *hugeHeapHost) { h.meminfo = "MemTotal: x kB\n" },
