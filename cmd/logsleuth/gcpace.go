@@ -70,21 +70,25 @@ func (p *gcPacer) after() bool {
 	return false
 }
 
-// gcSentinel is an object nothing refers to, whose finalizer tells the
-// pacer a collection has run. It holds a pointer so that it is an object
-// of its own (the allocator packs small pointer-free objects together,
-// and a finalizer on one of those may never run).
+// gcSentinel is an object nothing refers to, whose finalizer says a
+// collection has run. It holds a pointer so that it is an object of its
+// own (the allocator packs small pointer-free objects together, and a
+// finalizer on one of those may never run).
 type gcSentinel struct{ _ *byte }
 
-// watch calls after once the next collection is done, and again after
-// each one after that, for as long as after asks.
-func (p *gcPacer) watch() {
+// afterCollections calls fn once the next collection is done, and again
+// after each one after that, for as long as fn returns true.
+func afterCollections(fn func() bool) {
 	runtime.SetFinalizer(&gcSentinel{}, func(*gcSentinel) {
-		if p.after() {
-			p.watch()
+		if fn() {
+			afterCollections(fn)
 		}
 	})
 }
+
+// watch calls after once the next collection is done, and again after
+// each one after that, for as long as after asks.
+func (p *gcPacer) watch() { afterCollections(p.after) }
 
 // liveHeap returns the heap the last collection marked live; a runtime
 // that does not say counts as a large heap, so the pace is the default.

@@ -95,15 +95,5 @@ func (h *hugeHeap) advise() bool {
 	return true
 }
 
-// hugeHeapSentinel is an object nothing refers to, whose finalizer runs
-// after a collection (see gcSentinel).
-type hugeHeapSentinel struct{ _ *byte }
-
 // watch advises the heap again after each collection.
-func (h *hugeHeap) watch() {
-	runtime.SetFinalizer(&hugeHeapSentinel{}, func(*hugeHeapSentinel) {
-		if h.advise() {
-			h.watch()
-		}
-	})
-}
+func (h *hugeHeap) watch() { afterCollections(h.advise) }
