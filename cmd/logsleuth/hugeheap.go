@@ -20,7 +20,7 @@ import (
 // the kernel gives them only to memory that asked. Memory the heap maps
 // later is a new mapping that has not asked. So once the inputs are
 // planned, before their lines are read, the process maps heapReserve
-// bytes of heap at once (an allocation dropped at once and collected),
+// bytes of heap at once (bigReserve for inputs of bigInput or more) (an allocation dropped at once and collected),
 // and advises the heap's mappings MADV_HUGEPAGE. The reserve is not
 // resident until the heap uses it, and then comes in 2 MiB at a time
 // (the runtime zeroes what it reuses of it, which the measurements
@@ -56,14 +56,15 @@ var heapSetup sync.Mutex
 
 // heapPreparer makes the reserve once.
 type heapPreparer struct {
-	once  sync.Once
-	start func()
+	once sync.Once
+	// start makes a reserve of that many bytes.
+	start func(reserve int)
 	// profiled reports whether a heap profile was asked for.
 	profiled func() bool
 }
 
 // processHeap is the process's preparer.
-var processHeap = &heapPreparer{start: func() { startHugeHeap() }, profiled: memProfiled}
+var processHeap = &heapPreparer{start: func(n int) { startHugeHeap(n) }, profiled: memProfiled}
 
 // prepareHeap is IOStreams.Prepare for the process.
 func prepareHeap(size int64) { processHeap.prepare(size) }
@@ -73,7 +74,7 @@ func prepareHeap(size int64) { processHeap.prepare(size) }
 // asked for.
 func (p *heapPreparer) prepare(size int64) {
 	if reserveFor(size) && !p.profiled() {
-		p.once.Do(p.start)
+		p.once.Do(func() { p.start(reserveSize(size)) })
 	}
 }
 
@@ -87,6 +88,23 @@ func memProfiled() bool { return profiles != nil && profiles.memFile != "" }
 // heapReserve is the heap address space mapped and advised at start: the
 // peak of the benchmark logs' runs (50-120 MiB) fits it.
 const heapReserve = 256 << 20
+
+// bigReserve is the reserve for inputs of bigInput or more: a large state
+// (a million tablets: 750 MiB) then grows inside it. It costs a run 4-6 ms
+// more than heapReserve (the runtime's page tables for it), which a
+// small input would feel and a large one does not.
+const (
+	bigReserve = 1 << 30
+	bigInput   = 64 << 20
+)
+
+// reserveSize is the reserve for inputs of size bytes (-1: unknown).
+func reserveSize(size int64) int {
+	if size >= bigInput {
+		return bigReserve
+	}
+	return heapReserve
+}
 
 // maxHugePage is the largest huge page the reserve is made for.
 const maxHugePage = 32 << 20
@@ -106,9 +124,9 @@ type hugeHeapHost struct {
 	limited, memLimited bool
 }
 
-// hugeHeapSize returns how much heap to reserve with huge pages on host,
-// or 0 for none.
-func hugeHeapSize(h hugeHeapHost) int {
+// hugeHeapSize returns how much heap to reserve with huge pages on host
+// for a run that wants want bytes, or 0 for none.
+func hugeHeapSize(h hugeHeapHost, want int) int {
 	for _, kv := range strings.Split(h.godebug, ",") {
 		if k, v, _ := strings.Cut(strings.TrimSpace(kv), "="); k == "disablethp" && v != "0" && v != "" {
 			return 0
@@ -124,7 +142,7 @@ func hugeHeapSize(h hugeHeapHost) int {
 	if total <= 0 {
 		return 0
 	}
-	return int(min(heapReserve, total/8))
+	return int(min(int64(want), total/8))
 }
 
 // memTotal is /proc/meminfo's MemTotal in bytes, or 0.

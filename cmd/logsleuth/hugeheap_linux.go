@@ -12,11 +12,11 @@ import (
 // madvHugePage is MADV_HUGEPAGE (linux/mman.h).
 const madvHugePage = 14
 
-// startHugeHeap reserves and advises the heap (see hugeheap.go) where the
-// host allows it, and has it advised again after each collection; it
-// returns nil where the host does not.
-func startHugeHeap() *hugeHeap {
-	size := hugeHeapSize(linuxHost())
+// startHugeHeap reserves want bytes and advises the heap (see
+// hugeheap.go) where the host allows it, and has it advised again after
+// each collection; it returns nil where the host does not.
+func startHugeHeap(want int) *hugeHeap {
+	size := hugeHeapSize(linuxHost(), want)
 	if size == 0 {
 		return nil
 	}

@@ -25,7 +25,7 @@ import (
 // has run other tests, the heap hands out the free memory lowest in it
 // first, and the reserve is above that.
 func TestReserveHugeHeap(t *testing.T) {
-	if hugeHeapSize(linuxHost()) == 0 {
+	if hugeHeapSize(linuxHost(), heapReserve) == 0 {
 		t.Skip("this host gives the heap no huge pages on advice")
 	}
 	if os.Getenv("LOGSLEUTH_TEST_RESERVE") == "" {
@@ -36,8 +36,8 @@ func TestReserveHugeHeap(t *testing.T) {
 		assert.Contains(t, string(out), "AnonHugePages of the reserve's mapping")
 		return
 	}
-	size := uintptr(hugeHeapSize(linuxHost()))
-	h := startHugeHeap()
+	size := uintptr(hugeHeapSize(linuxHost(), heapReserve))
+	h := startHugeHeap(heapReserve)
 	require.NotNil(t, h)
 	maps, err := os.ReadFile("/proc/self/maps")
 	require.NoError(t, err)
@@ -136,7 +136,7 @@ func TestLinuxHostReads(t *testing.T) {
 		lim.Cur = min(lim.Max, 1<<44)
 		require.NoError(t, syscall.Setrlimit(r, &lim))
 		assert.True(t, linuxHost().limited, "%s, however large", what)
-		assert.Zero(t, hugeHeapSize(linuxHost()), what)
+		assert.Zero(t, hugeHeapSize(linuxHost(), heapReserve), what)
 		require.NoError(t, syscall.Setrlimit(r, &was))
 	}
 	limit(syscall.RLIMIT_AS, "an address-space limit")

@@ -23,7 +23,8 @@ func madviseHost() hugeHeapHost {
 }
 
 func TestHugeHeapSize(t *testing.T) {
-	assert.Equal(t, heapReserve, hugeHeapSize(madviseHost()))
+	assert.Equal(t, heapReserve, hugeHeapSize(madviseHost(), heapReserve))
+	assert.Equal(t, bigReserve, hugeHeapSize(madviseHost(), bigReserve), "an eighth of 16 GB is more")
 	for name, change := range map[string]func(*hugeHeapHost){
 		"GODEBUG=disablethp=1":          func(h *hugeHeapHost) { h.godebug = "disablethp=1" },
 		"GODEBUG=disablethp=2":          func(h *hugeHeapHost) { h.godebug = "disablethp=2" },
@@ -45,21 +46,24 @@ func TestHugeHeapSize(t *testing.T) {
 	} {
 		h := madviseHost()
 		change(&h)
-		assert.Zero(t, hugeHeapSize(h), name)
+		assert.Zero(t, hugeHeapSize(h, heapReserve), name)
 	}
 	h := madviseHost()
 	h.godebug = "disablethp=0,gctrace=1"
-	assert.Equal(t, heapReserve, hugeHeapSize(h), "disablethp=0 keeps huge pages")
+	assert.Equal(t, heapReserve, hugeHeapSize(h, heapReserve), "disablethp=0 keeps huge pages")
 	h.meminfo = "MemTotal:         524288 kB\n"
-	assert.Equal(t, 64<<20, hugeHeapSize(h), "an eighth of a 512 MiB machine")
+	assert.Equal(t, 64<<20, hugeHeapSize(h, heapReserve), "an eighth of a 512 MiB machine")
+	assert.Equal(t, 64<<20, hugeHeapSize(h, bigReserve), "an eighth of a 512 MiB machine")
 	h.hugePage = "33554432\n"
-	assert.Equal(t, 64<<20, hugeHeapSize(h), "32 MiB huge pages (16 KiB base pages)")
+	assert.Equal(t, 64<<20, hugeHeapSize(h, heapReserve), "32 MiB huge pages (16 KiB base pages)")
 }
 
 func TestHeapPreparer(t *testing.T) {
 	starts := 0
+	var reserves []int
+	start := func(n int) { starts++; reserves = append(reserves, n) }
 	profiled := false
-	p := &heapPreparer{start: func() { starts++ }, profiled: func() bool { return profiled }}
+	p := &heapPreparer{start: start, profiled: func() bool { return profiled }}
 	p.prepare(0)
 	p.prepare(hugeHeapMin - 1)
 	assert.Zero(t, starts, "small inputs go without")
@@ -73,9 +77,13 @@ func TestHeapPreparer(t *testing.T) {
 	p.prepare(-1)
 	p.prepare(1 << 30)
 	assert.Equal(t, 1, starts, "once a process")
-	p = &heapPreparer{start: func() { starts++ }, profiled: func() bool { return false }}
+	p = &heapPreparer{start: start, profiled: func() bool { return false }}
 	p.prepare(-1)
 	assert.Equal(t, 2, starts, "a stream may be long")
+	p = &heapPreparer{start: start, profiled: func() bool { return false }}
+	p.prepare(bigInput)
+	assert.Equal(t, []int{heapReserve, heapReserve, bigReserve}, reserves, "the large reserve for large inputs only")
+	assert.Equal(t, heapReserve, reserveSize(bigInput-1))
 	assert.NotNil(t, systemIO().Prepare, "the process prepares its heap")
 }
 
