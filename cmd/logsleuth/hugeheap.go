@@ -13,17 +13,18 @@ import (
 // once. On a virtual machine a fault costs microseconds (about 6 µs on
 // the host the README was measured on: a tenth of a tserver log's CPU, a
 // quarter of a TRACE log's). With 2 MiB pages the same heap takes a few
-// hundred faults instead of tens of thousands.
+// thousand faults instead of tens of thousands.
 //
 // Go asks for no huge pages for the heap (GODEBUG=disablethp only turns
-// them off), and under the usual transparent_hugepage setting, "madvise",
-// the kernel gives them only to memory that asked. Memory the heap maps
-// later is a new mapping that has not asked. So once the inputs are
-// planned, before their lines are read, the process maps heapReserve
-// bytes of heap at once (bigReserve for inputs of bigInput or more) (an allocation dropped at once and collected),
-// and advises the heap's mappings MADV_HUGEPAGE. The reserve is not
-// resident until the heap uses it, and then comes in 2 MiB at a time
-// (the runtime zeroes what it reuses of it, which the measurements
+// them off), and with transparent_hugepage set to "madvise", as on the
+// host the README was measured on, the kernel gives them only to memory
+// that asked. Memory the heap maps later is a new mapping that has not
+// asked. So once the inputs are planned, before their lines are read,
+// the process maps heapReserve bytes of heap at once (bigReserve for
+// inputs of bigInput or more): an allocation dropped at once and
+// collected. It advises the heap's mappings MADV_HUGEPAGE. The reserve
+// is not resident until the heap uses it, and then comes in 2 MiB at a
+// time (the runtime zeroes what it reuses of it, which the measurements
 // include). After each collection the heap's mappings are advised again,
 // for what grew past the reserve; most of that growth has been faulted
 // in with small pages by then, so a state far larger than the reserve
@@ -38,11 +39,12 @@ import (
 // (vm.overcommit_memory=2, where mapped memory is charged though never
 // touched); a limit on the address space or the data segment (ulimit -v,
 // ulimit -d: the reserve would count against it, and the runtime cannot
-// map more once it is reached); a soft memory limit (GOMEMLIMIT, under
-// which the scavenger would return the reserve at once). The reserve is
-// at most an eighth of the machine's memory. A host that is short of free huge pages may stall a
-// fault while the kernel compacts memory (transparent_hugepage/defrag);
-// GODEBUG=disablethp=1 turns it all off.
+// map more once it is reached); a soft memory limit (GOMEMLIMIT: the
+// reserve would count against it until scavenged, and a tight limit
+// would force collections and eager scavenging); a 32-bit process. The reserve is
+// at most an eighth of the machine's memory. A host that is short of
+// free huge pages may stall a fault while the kernel compacts memory
+// (transparent_hugepage/defrag); GODEBUG=disablethp=1 turns it all off.
 
 // hugeHeapMin is the least input worth the reserve: it costs a small run
 // about 5 ms (one or two collections, and huge pages zeroed whole for a
@@ -58,13 +60,13 @@ var heapSetup sync.Mutex
 type heapPreparer struct {
 	once sync.Once
 	// start makes a reserve of that many bytes.
-	start func(reserve int)
+	start func(reserve int) *hugeHeap
 	// profiled reports whether a heap profile was asked for.
 	profiled func() bool
 }
 
 // processHeap is the process's preparer.
-var processHeap = &heapPreparer{start: func(n int) { startHugeHeap(n) }, profiled: memProfiled}
+var processHeap = &heapPreparer{start: startHugeHeap, profiled: memProfiled}
 
 // prepareHeap is IOStreams.Prepare for the process.
 func prepareHeap(size int64) { processHeap.prepare(size) }
@@ -91,7 +93,8 @@ const heapReserve = 256 << 20
 
 // bigReserve is the reserve for inputs of bigInput or more: a large state
 // (a million tablets: 750 MiB) then grows inside it. It costs a run 4-6 ms
-// more than heapReserve (the runtime's page tables for it), which a
+// more than heapReserve (the runtime's per-page span metadata for it,
+// written in full), which a
 // small input would feel and a large one does not.
 const (
 	bigReserve = 1 << 30

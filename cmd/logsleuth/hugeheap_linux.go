@@ -16,6 +16,10 @@ const madvHugePage = 14
 // hugeheap.go) where the host allows it, and has it advised again after
 // each collection; it returns nil where the host does not.
 func startHugeHeap(want int) *hugeHeap {
+	if unsafe.Sizeof(uintptr(0)) < 8 {
+		// A 32-bit process's address space has no room to spare.
+		return nil
+	}
 	size := hugeHeapSize(linuxHost(), want)
 	if size == 0 {
 		return nil

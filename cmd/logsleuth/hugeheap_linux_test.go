@@ -109,6 +109,7 @@ func TestLinuxHostReads(t *testing.T) {
 	assert.False(t, h.memLimited, "no GOMEMLIMIT")
 	was := debug.SetMemoryLimit(1 << 40)
 	assert.True(t, linuxHost().memLimited, "a soft memory limit, however large")
+	assert.Equal(t, int64(1<<40), debug.SetMemoryLimit(-1), "reading the limit leaves it as it was")
 	debug.SetMemoryLimit(was)
 	if b, err := os.ReadFile("/proc/sys/vm/overcommit_memory"); err == nil {
 		assert.Equal(t, string(b), h.overcommit)

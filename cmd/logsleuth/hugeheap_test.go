@@ -61,7 +61,7 @@ func TestHugeHeapSize(t *testing.T) {
 func TestHeapPreparer(t *testing.T) {
 	starts := 0
 	var reserves []int
-	start := func(n int) { starts++; reserves = append(reserves, n) }
+	start := func(n int) *hugeHeap { starts++; reserves = append(reserves, n); return nil }
 	profiled := false
 	p := &heapPreparer{start: start, profiled: func() bool { return profiled }}
 	p.prepare(0)
