@@ -41,10 +41,11 @@ import (
 // ulimit -d: the reserve would count against it, and the runtime cannot
 // map more once it is reached); a soft memory limit (GOMEMLIMIT: the
 // reserve would count against it until scavenged, and a tight limit
-// would force collections and eager scavenging); a 32-bit process. The reserve is
-// at most an eighth of the machine's memory. A host that is short of
-// free huge pages may stall a fault while the kernel compacts memory
-// (transparent_hugepage/defrag); GODEBUG=disablethp=1 turns it all off.
+// would force collections and eager scavenging); a 32-bit process. The
+// reserve is at most an eighth of the machine's memory. A host that is
+// short of free huge pages may stall a fault while the kernel compacts
+// memory (transparent_hugepage/defrag); GODEBUG=disablethp=1 turns it
+// all off.
 
 // hugeHeapMin is the least input worth the reserve: it costs a small run
 // about 5 ms (one or two collections, and huge pages zeroed whole for a
@@ -94,8 +95,8 @@ const heapReserve = 256 << 20
 // bigReserve is the reserve for inputs of bigInput or more: a large state
 // (a million tablets: 750 MiB) then grows inside it. It costs a run 4-6 ms
 // more than heapReserve (the runtime's per-page span metadata for it,
-// written in full), which a
-// small input would feel and a large one does not.
+// written in full), which a small input would feel and a large one does
+// not.
 const (
 	bigReserve = 1 << 30
 	bigInput   = 64 << 20
@@ -177,31 +178,32 @@ type span struct{ lo, hi uintptr }
 // mappings lists the runtime's with their names (`[anon: Go: heap]`).
 func anonSpans(maps []byte) []span {
 	var out []span
-	for len(maps) > 0 {
-		ln := maps
-		if i := bytes.IndexByte(maps, '\n'); i >= 0 {
-			ln, maps = maps[:i], maps[i+1:]
-		} else {
-			maps = nil
-		}
+	for ln := range bytes.Lines(maps) {
 		// start-end perms offset dev inode [path]
 		f := bytes.Fields(ln)
 		if len(f) < 5 || len(f) > 5 && !bytes.HasPrefix(f[5], []byte("[anon:")) ||
 			string(f[1]) != "rw-p" || string(f[3]) != "00:00" || string(f[4]) != "0" {
 			continue
 		}
-		lo, hi, ok := bytes.Cut(f[0], []byte("-"))
-		if !ok {
-			continue
+		if s, ok := mapRange(f[0]); ok {
+			out = append(out, s)
 		}
-		l, err1 := strconv.ParseUint(string(lo), 16, 64)
-		h, err2 := strconv.ParseUint(string(hi), 16, 64)
-		if err1 != nil || err2 != nil || h <= l {
-			continue
-		}
-		out = append(out, span{uintptr(l), uintptr(h)})
 	}
 	return out
+}
+
+// mapRange reads a maps line's range, `start-end` in hex.
+func mapRange(field []byte) (span, bool) {
+	lo, hi, ok := bytes.Cut(field, []byte("-"))
+	if !ok {
+		return span{}, false
+	}
+	l, err1 := strconv.ParseUint(string(lo), 16, 64)
+	h, err2 := strconv.ParseUint(string(hi), 16, 64)
+	if err1 != nil || err2 != nil || h <= l {
+		return span{}, false
+	}
+	return span{uintptr(l), uintptr(h)}, true
 }
 
 // heapSpans returns the mappings of spans that make up the heap: the one

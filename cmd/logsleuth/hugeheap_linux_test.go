@@ -154,9 +154,11 @@ func smapsOf(t *testing.T, addr uintptr) (flags string, hugeKB int) {
 	in := false
 	for sc.Scan() {
 		ln := sc.Text()
-		if lo, hi, ok := mapRange(ln); ok {
-			in = lo <= addr && addr < hi
-			continue
+		if f := strings.Fields(ln); len(f) >= 5 {
+			if s, ok := mapRange([]byte(f[0])); ok {
+				in = s.lo <= addr && addr < s.hi
+				continue
+			}
 		}
 		if !in {
 			continue
@@ -170,19 +172,4 @@ func smapsOf(t *testing.T, addr uintptr) (flags string, hugeKB int) {
 	}
 	t.Fatalf("no mapping at %#x", addr)
 	return "", 0
-}
-
-// mapRange reads the range of a smaps header line.
-func mapRange(ln string) (lo, hi uintptr, ok bool) {
-	f := strings.Fields(ln)
-	if len(f) < 5 {
-		return 0, 0, false
-	}
-	a, b, ok := strings.Cut(f[0], "-")
-	if !ok {
-		return 0, 0, false
-	}
-	l, err1 := strconv.ParseUint(a, 16, 64)
-	h, err2 := strconv.ParseUint(b, 16, 64)
-	return uintptr(l), uintptr(h), err1 == nil && err2 == nil
 }

@@ -94,17 +94,16 @@ func read(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)) *re
 	return res
 }
 
-// planSize is how many bytes, as stored, reading plan reads, or -1 when
-// a group's size cannot be known (a stream).
-func planSize(plan *source.Plan) int64 {
-	var total int64
+// planSize is how many bytes, as stored, reading plan reads, as far as
+// it can be known; known is false when a group reads a stream, whose size
+// is not (it counts as 0).
+func planSize(plan *source.Plan) (total int64, known bool) {
+	known = true
 	for _, g := range plan.Groups {
-		if g.Streamed() {
-			return -1
-		}
 		total += g.Size()
+		known = known && !g.Streamed()
 	}
-	return total
+	return total, known
 }
 
 func readFiles(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)) (render.Stats, *seenIDs) {
@@ -116,7 +115,12 @@ func readFiles(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)
 		in.SetProgress(prog.add)
 	}
 	plan := in.Plan()
-	ios.prepare(planSize(plan))
+	size, known := planSize(plan)
+	if known {
+		ios.prepare(size)
+	} else {
+		ios.prepare(-1)
+	}
 	var st render.Stats
 	for _, err := range plan.Errors() {
 		fmt.Fprintf(ios.ErrOut, "logsleuth: %s\n", render.Sanitize(err.Error()))
@@ -133,11 +137,7 @@ func readFiles(ios *IOStreams, in *inputs, opt readOptions, fn func(parse.Event)
 	}
 	results := make([][]result, len(plan.Groups))
 	if prog != nil {
-		var total int64
-		for _, g := range plan.Groups {
-			total += g.Size()
-		}
-		prog.total = total
+		prog.total = size
 	}
 	producers := make([]replay.Producer, len(plan.Groups))
 	seen := make([]*seenIDs, len(plan.Groups))
