@@ -46,6 +46,7 @@ type Pack struct {
 	// compaction.
 	scratch struct {
 		leases  []heldLease
+		facts   []ybstate.LeaseFact
 		order   []int
 		timed   []ybstate.Attempt
 		elected []leaderAt

@@ -16,7 +16,14 @@ import (
 // cut-off leader's dump is often printed after the new leader's). A line
 // checkOverlap already flagged is not flagged twice.
 func (p *Pack) writeOverlaps(t *ybstate.TabletRaft) {
-	var leases []ybstate.LeaseFact
+	writes := p.st.Writes(t.Tablet)
+	if len(writes) == 0 {
+		// Most tablets of a node hosting many have no write to place.
+		return
+	}
+	// The list lives for one judgment: its buffer serves the next.
+	leases := p.scratch.facts[:0]
+	defer func() { clear(leases); p.scratch.facts = leases[:0] }()
 	for _, l := range t.Leases() {
 		if l.Kind == ybstate.HTLeaseKind {
 			leases = append(leases, l)
@@ -28,7 +35,7 @@ func (p *Pack) writeOverlaps(t *ybstate.TabletRaft) {
 				Expiry: l.Expiry, Seen: l.Holder, How: ybstate.LeaseInDump, From: l.From})
 		}
 	}
-	for _, w := range p.st.Writes(t.Tablet) {
+	for _, w := range writes {
 		if w.Term < 0 || !w.HT.Point() {
 			// A write at a time that did not read is placed against no
 			// lease.
