@@ -42,7 +42,7 @@ type Raft struct {
 	// state (State.Replica): one map entry a tablet, as a node can host a
 	// million. An entry made for a replica alone is no Raft history
 	// (TabletRaft.seen).
-	tablets map[string]*tabletEntry
+	tablets tabletIndex
 	// made holds the same entries in the order they were made, which is
 	// about their order in memory: walking it reads the entries one after
 	// the other, where the map's order jumps across the heap.
@@ -62,7 +62,7 @@ type Raft struct {
 
 // NewRaft returns an empty view.
 func NewRaft() *Raft {
-	return &Raft{tablets: map[string]*tabletEntry{}, rows: &rowBudget{left: MaxRows}}
+	return &Raft{rows: &rowBudget{left: MaxRows}}
 }
 
 // tabletEntry is one tablet's Raft history and its first replica (its
@@ -77,10 +77,10 @@ func (r *Raft) entry(tablet string) *tabletEntry {
 	if e := r.last; e != nil && e.raft.Tablet == tablet {
 		return e
 	}
-	e := r.tablets[tablet]
+	e := r.tablets.get(tablet)
 	if e == nil {
 		e = &tabletEntry{raft: TabletRaft{Tablet: tablet, raft: r}}
-		r.tablets[tablet] = e
+		r.tablets.put(tablet, e)
 		r.made = append(r.made, e)
 	}
 	r.last = e
@@ -604,7 +604,7 @@ type Step struct {
 
 // Tablet returns tablet's history, or nil.
 func (r *Raft) Tablet(tablet string) *TabletRaft {
-	if e := r.tablets[tablet]; e != nil && e.raft.seen {
+	if e := r.tablets.get(tablet); e != nil && e.raft.seen {
 		return &e.raft
 	}
 	return nil

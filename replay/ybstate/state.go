@@ -283,7 +283,7 @@ func (s *State) Lookup(k Key) *Replica {
 	if k.Tablet == "" {
 		return s.replicas[k]
 	}
-	if e := s.raft.tablets[k.Tablet]; e != nil {
+	if e := s.raft.tablets.get(k.Tablet); e != nil {
 		return e.replica(k.Peer)
 	}
 	return nil
@@ -291,11 +291,11 @@ func (s *State) Lookup(k Key) *Replica {
 
 // Replicas returns all replicas sorted by tablet, then peer.
 func (s *State) Replicas() []*Replica {
-	out := make([]*Replica, 0, len(s.replicas)+len(s.raft.tablets))
+	out := make([]*Replica, 0, len(s.replicas)+len(s.raft.made))
 	for _, r := range s.replicas {
 		out = append(out, r)
 	}
-	for _, e := range s.raft.tablets {
+	for _, e := range s.raft.made {
 		if e.raft.hasRep {
 			out = append(out, &e.rep)
 			out = append(out, e.raft.rare().rarer().reps...)

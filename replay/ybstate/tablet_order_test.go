@@ -34,7 +34,7 @@ func TestTabletsInIDOrder(t *testing.T) {
 		}
 		ids = append(ids, string(b))
 	}
-	r := &Raft{tablets: map[string]*tabletEntry{}}
+	r := &Raft{}
 	for _, id := range ids {
 		r.tablet(id)
 	}
@@ -67,7 +67,7 @@ func TestTabletsInIDOrder(t *testing.T) {
 // the end of a run over a node hosting them does.
 func BenchmarkEachTablet(b *testing.B) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	r := &Raft{tablets: map[string]*tabletEntry{}}
+	r := &Raft{}
 	for range 1_000_000 {
 		r.tablet(fmt.Sprintf("%016x%016x", rng.Uint64(), rng.Uint64()))
 	}
@@ -88,7 +88,7 @@ func BenchmarkEachTablet(b *testing.B) {
 // unrelated to their ids, as a log names them.
 func BenchmarkEachTabletJudged(b *testing.B) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	r := &Raft{tablets: map[string]*tabletEntry{}}
+	r := &Raft{}
 	for range 1_000_000 {
 		t := r.tablet(fmt.Sprintf("%016x%016x", rng.Uint64(), rng.Uint64()))
 		t.peers = []*PeerRaft{{Peer: "p", Term: 2}}
