@@ -43,10 +43,11 @@ type Raft struct {
 	// million. An entry made for a replica alone is no Raft history
 	// (TabletRaft.seen).
 	tablets tabletIndex
-	// made holds the same entries in the order they were made, which is
-	// about their order in memory: walking it reads the entries one after
-	// the other, where the map's order jumps across the heap.
-	made []*tabletEntry
+	// made holds the entries themselves, in the order they were made, in
+	// slabs of entrySlab: walking it reads the entries one after the
+	// other, where the map's order jumps across the heap, and a million
+	// tablets take four thousand allocations instead of a million.
+	made [][]tabletEntry
 	// last is the entry entry returned last: a line is looked up by the
 	// rules, the state and the Raft view in turn, and a tablet's lines
 	// come in runs.
@@ -79,12 +80,47 @@ func (r *Raft) entry(tablet string) *tabletEntry {
 	}
 	e := r.tablets.get(tablet)
 	if e == nil {
-		e = &tabletEntry{raft: TabletRaft{Tablet: tablet, raft: r}}
+		e = r.newEntry()
+		e.raft = TabletRaft{Tablet: tablet, raft: r}
 		r.tablets.put(tablet, e)
-		r.made = append(r.made, e)
 	}
 	r.last = e
 	return e
+}
+
+// entrySlab is how many entries a slab of Raft.made holds: 48 KiB of
+// them, which the allocator rounds to pages only. A slab of 24 KiB,
+// one of its small sizes, took a header (an object with pointers does)
+// that put it a size class up: 21 bytes more a tablet.
+const entrySlab = 256
+
+// newEntry returns a zero entry at the end of the last slab, starting a
+// slab when that one is full. A slab is never grown past its capacity,
+// so an entry never moves.
+func (r *Raft) newEntry() *tabletEntry {
+	if n := len(r.made); n == 0 || len(r.made[n-1]) == cap(r.made[n-1]) {
+		r.made = append(r.made, make([]tabletEntry, 0, entrySlab))
+	}
+	last := &r.made[len(r.made)-1]
+	*last = append(*last, tabletEntry{})
+	return &(*last)[len(*last)-1]
+}
+
+// eachEntry calls fn with every entry, in the order they were made.
+func (r *Raft) eachEntry(fn func(*tabletEntry)) {
+	for _, slab := range r.made {
+		for i := range slab {
+			fn(&slab[i])
+		}
+	}
+}
+
+// entries is how many entries there are.
+func (r *Raft) entries() int {
+	if len(r.made) == 0 {
+		return 0
+	}
+	return (len(r.made)-1)*entrySlab + len(r.made[len(r.made)-1])
 }
 
 // TabletRaft is one tablet's Raft history.
@@ -717,12 +753,12 @@ type tabletKey struct {
 // gathered from the entries in the order they were made (Raft.made),
 // which reads them about as they lie in memory.
 func (r *Raft) seenSorted() []tabletKey {
-	out := make([]tabletKey, 0, len(r.made))
-	for _, e := range r.made {
+	out := make([]tabletKey, 0, r.entries())
+	r.eachEntry(func(e *tabletEntry) {
 		if e.raft.seen {
 			out = append(out, tabletKey{prefix: idPrefix(e.raft.Tablet), t: &e.raft})
 		}
-	}
+	})
 	slices.SortFunc(out, func(a, b tabletKey) int {
 		if c := cmp.Compare(a.prefix, b.prefix); c != 0 {
 			return c

@@ -291,16 +291,16 @@ func (s *State) Lookup(k Key) *Replica {
 
 // Replicas returns all replicas sorted by tablet, then peer.
 func (s *State) Replicas() []*Replica {
-	out := make([]*Replica, 0, len(s.replicas)+len(s.raft.made))
+	out := make([]*Replica, 0, len(s.replicas)+s.raft.entries())
 	for _, r := range s.replicas {
 		out = append(out, r)
 	}
-	for _, e := range s.raft.made {
+	s.raft.eachEntry(func(e *tabletEntry) {
 		if e.raft.hasRep {
 			out = append(out, &e.rep)
 			out = append(out, e.raft.rare().rarer().reps...)
 		}
-	}
+	})
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Tablet != out[j].Tablet {
 			return out[i].Tablet < out[j].Tablet

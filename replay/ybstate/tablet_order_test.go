@@ -96,9 +96,7 @@ func BenchmarkEachTabletJudged(b *testing.B) {
 		t.more().leases = []LeaseFact{{Holder: "q", Term: 1}}
 	}
 	var want int64
-	for _, e := range r.made {
-		want += 1 + 2 + 2 + int64(e.raft.Tablet[0])
-	}
+	r.eachEntry(func(e *tabletEntry) { want += 1 + 2 + 2 + int64(e.raft.Tablet[0]) })
 	for _, c := range []struct {
 		name      string
 		preloaded bool
