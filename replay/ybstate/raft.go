@@ -59,6 +59,9 @@ type Raft struct {
 	onDrop     func(tablet string, cut, live int64) (int, []int64)
 	// reread keeps lines by place (SetRereader); nil keeps their text.
 	reread *reread
+	// preloaded is the sum preload returned last, kept so that its loads
+	// are not optimised away; it means nothing.
+	preloaded uintptr
 }
 
 // NewRaft returns an empty view.
@@ -670,7 +673,7 @@ func (r *Raft) eachTablet(fn func(*TabletRaft), preloaded bool) {
 		batch := keys[:min(preloadBatch, len(keys))]
 		keys = keys[len(batch):]
 		if preloaded {
-			preloadSink = preload(batch)
+			r.preloaded = preload(batch)
 		}
 		for _, k := range batch {
 			fn(k.t)
@@ -686,10 +689,8 @@ func (r *Raft) eachTablet(fn func(*TabletRaft), preloaded bool) {
 // time: the loads of a level do not depend on each other, so the CPU
 // waits on many misses at once, and the judgment then finds them in
 // the cache. It changes nothing; what it reads is summed into
-// preloadSink so that the compiler keeps the loads.
+// Raft.preloaded so that the compiler keeps the loads.
 const preloadBatch = 16
-
-var preloadSink uintptr
 
 func preload(batch []tabletKey) uintptr {
 	var s uintptr
