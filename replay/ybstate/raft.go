@@ -118,7 +118,8 @@ func (r *Raft) eachEntry(fn func(*tabletEntry)) {
 	}
 }
 
-// entries is how many entries there are.
+// entries is how many entries there are: every slab but the last is
+// full.
 func (r *Raft) entries() int {
 	if len(r.made) == 0 {
 		return 0
@@ -662,7 +663,9 @@ func (r *Raft) Tablets() []string {
 // EachTablet calls fn with the history of every tablet seen, in the
 // order of Tablets: what Tablets and Tablet give, without looking each
 // tablet up again (a node hosting a million tablets spent more in those
-// lookups than in judging its tablets at the end of the logs).
+// lookups than in judging its tablets at the end of the logs). A walk
+// writes r (Raft.preloaded), so two walks of one Raft do not run at
+// once.
 func (r *Raft) EachTablet(fn func(*TabletRaft)) { r.eachTablet(fn, true) }
 
 // eachTablet is EachTablet, with each batch of tablets preloaded or not

@@ -29,6 +29,11 @@ func TestTabletSizes(t *testing.T) {
 	if n := unsafe.Sizeof(tabletEntry{}); n > 192 {
 		t.Errorf("a tablet's entry (its Raft history and first replica) is %d bytes, over the 192-byte size class", n)
 	}
+	// A slab of entries (Raft.made) is a large object, rounded up to
+	// 8 KiB pages: a size that fills its pages wastes none.
+	if n := unsafe.Sizeof(tabletEntry{}) * entrySlab; n <= 32<<10 || n%(8<<10) != 0 {
+		t.Errorf("a slab of %d entries is %d bytes: not a whole number of 8 KiB pages over 32 KiB", entrySlab, n)
+	}
 	// A lease line keeps a lease fact, a revocation line a revocation too.
 	if n := unsafe.Sizeof(LeaseFact{}); n > 160 {
 		t.Errorf("LeaseFact is %d bytes, over the 160-byte size class", n)
