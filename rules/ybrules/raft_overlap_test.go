@@ -28,6 +28,13 @@ W1007 16:39:05.900000   5300 mvcc.cc:300] T 7c1e0a5b3f9d4e2a8b6c5d4e3f2a1b0c P 3
 // runSeedWithDump replays the seed's three peer logs plus ts3Dump.
 func runSeedWithDump(t *testing.T, edit ...func(name, log string) string) []rules.Finding {
 	t.Helper()
+	return runLogs(t, seedWithDump(t, edit...))
+}
+
+// seedWithDump returns the seed's three peer logs, each edited, and
+// ts3Dump, by file name.
+func seedWithDump(t *testing.T, edit ...func(name, log string) string) map[string]string {
+	t.Helper()
 	logs := map[string]string{"ts-3-mvcc.log": ts3Dump}
 	paths, _ := filepath.Glob("../../testdata/yb/raft/seed-early-revocation/*.log")
 	require.NotEmpty(t, paths)
@@ -40,6 +47,12 @@ func runSeedWithDump(t *testing.T, edit ...func(name, log string) string) []rule
 		}
 		logs[filepath.Base(p)] = s
 	}
+	return logs
+}
+
+// runLogs replays logs, by file name, merged, and returns the findings.
+func runLogs(t *testing.T, logs map[string]string) []rules.Finding {
+	t.Helper()
 	var names []string
 	for n := range logs {
 		names = append(names, n)
