@@ -110,6 +110,11 @@ func (t *TabletRaft) latest() time.Time {
 	for _, l := range t.rare().leases {
 		later(l.At)
 	}
+	for _, rv := range t.rare().revocations {
+		if rv.lease {
+			later(rv.At)
+		}
+	}
 	for _, a := range t.rare().attempts {
 		if a.Timed {
 			later(a.At)
@@ -136,9 +141,17 @@ func (t *TabletRaft) compactBelow(cut, voteCut, live int64, keep map[int64]bool)
 			c.NoOps++
 		}
 	}
-	for _, l := range x.leases {
+	live1 := func(l LeaseFact) {
 		if l.Term >= 0 && l.Term < cut && l.EndMicros() >= live {
 			keep[l.Term] = true
+		}
+	}
+	for _, l := range x.leases {
+		live1(l)
+	}
+	for i := range x.revocations {
+		if rv := &x.revocations[i]; rv.lease {
+			live1(rv.leaseFact())
 		}
 	}
 	t.led = slices.DeleteFunc(t.led, func(l *Leadership) bool {
@@ -173,10 +186,8 @@ func (t *TabletRaft) compactBelow(cut, voteCut, live int64, keep map[int64]bool)
 	n := len(t.noOps)
 	t.noOps = slices.DeleteFunc(t.noOps, func(n NoOpRec) bool { return n.Op.Term < cut })
 	c.NoOps += n - len(t.noOps)
-	x.ownLeases()
-	var remap []int
-	x.leases, remap = keepIndexed(x.leases, func(l LeaseFact) bool { return l.Term < cut && !keep[l.Term] })
-	c.Leases += len(remap) - len(x.leases)
+	remap := x.compactLeases(func(term int64) bool { return term < cut && !keep[term] },
+		func(rv *Revocation) bool { return rv.ByTerm >= 0 && rv.ByTerm < cut }, c)
 	for k, i := range y.waits {
 		if j := moved(remap, i); j >= 0 {
 			y.waits[k] = j
@@ -189,16 +200,6 @@ func (t *TabletRaft) compactBelow(cut, voteCut, live int64, keep map[int64]bool)
 			delete(y.waitRow, k)
 		}
 	}
-	rv := x.revocations[:0]
-	for _, r := range x.revocations {
-		if r.ByTerm >= 0 && r.ByTerm < cut {
-			c.Revocations++
-			continue
-		}
-		rv = append(rv, r)
-	}
-	clear(x.revocations[len(rv):])
-	x.revocations = rv
 	var amap []int
 	x.attempts, amap = keepIndexed(x.attempts, func(a Attempt) bool { return a.Term >= 0 && a.Term < cut })
 	c.Attempts += len(amap) - len(x.attempts)
@@ -247,6 +248,80 @@ func (s *State) dropTerms(tablet string, cut, live int64) (int, []int64) {
 	}
 	tw.last, tw.lastKept = writeKey{}, nil
 	return n, kept
+}
+
+// compactLeases drops the lease facts of the terms dropTerm says and the
+// revocations dropRev says, counting them in c, and gives where each
+// lease of the array moved (keepIndexed). A revocation's fact goes or
+// stays by its holder's term, as the others do; a fact whose revocation
+// goes stays as a fact of its own. An array a view holds is left to the
+// view, and what is kept goes to a new one.
+func (x *tabletRare) compactLeases(dropTerm func(int64) bool, dropRev func(*Revocation) bool, c *Compacted) (remap []int) {
+	orphans := 0
+	for i := range x.revocations {
+		if rv := &x.revocations[i]; rv.lease && !dropTerm(rv.HolderTerm) && dropRev(rv) {
+			orphans++
+		}
+	}
+	oldLeases, oldRevs := x.leases, x.revocations
+	// An array of its own only shrinks, in place: an element is written
+	// at or before the one being read.
+	leases, revs := oldLeases[:0], oldRevs[:0]
+	if orphans > 0 || x.leasesShared {
+		leases = make([]LeaseFact, 0, len(oldLeases)+orphans)
+	}
+	if x.revocationsShared {
+		revs = make([]Revocation, 0, len(oldRevs))
+	}
+	remap = make([]int, len(oldLeases))
+	next := 0
+	keepUpTo := func(end int) {
+		for ; next < end; next++ {
+			if l := &oldLeases[next]; dropTerm(l.Term) {
+				remap[next] = -1
+				c.Leases++
+			} else {
+				remap[next] = len(leases)
+				leases = append(leases, *l)
+			}
+		}
+	}
+	for i := range oldRevs {
+		rv := &oldRevs[i]
+		keepUpTo(int(rv.pos))
+		fact := rv.lease && !dropTerm(rv.HolderTerm)
+		if rv.lease && !fact {
+			c.Leases++
+		}
+		if dropRev(rv) {
+			c.Revocations++
+			if fact {
+				leases = append(leases, rv.leaseFact())
+			}
+			continue
+		}
+		lease, pos := fact, int32(len(leases))
+		revs = append(revs, *rv)
+		revs[len(revs)-1].lease, revs[len(revs)-1].pos = lease, pos
+	}
+	keepUpTo(len(oldLeases))
+	if !x.leasesShared && orphans == 0 {
+		clear(oldLeases[len(leases):])
+	}
+	if x.revocationsShared {
+		// The views read only the lease facts of the array they keep:
+		// what else its revocations hold goes, or a revocation's view
+		// would keep the array of an older one, and so on, one
+		// compaction after another.
+		for i := range oldRevs {
+			oldRevs[i].Before, oldRevs[i].Replica = nil, ReplicaLines{}
+		}
+	} else {
+		clear(oldRevs[len(revs):])
+	}
+	x.leases, x.revocations = leases, revs
+	x.leasesShared, x.revocationsShared = false, false
+	return remap
 }
 
 // keepIndexed drops the items of s that drop takes, in place, and returns

@@ -173,7 +173,12 @@ type tabletRare struct {
 	// leasesShared is set while a RaftView holds part of leases' array
 	// (View): a fact is then changed in place only in a copy (ownLeases).
 	leasesShared bool
-	revocations  []Revocation
+	// revocationsShared is the same for revocations' array (compaction
+	// then leaves it to the views).
+	revocationsShared bool
+	// revocations are in timeline order; a revocation that stands for a
+	// lease fact (Revocation.lease) is one of Leases too, not a copy.
+	revocations []Revocation
 	// attempts are election attempts, one per peer burst of start lines.
 	attempts []Attempt
 	// votes holds the real (binding) votes granted, in timeline order, one
@@ -255,8 +260,55 @@ func (t *TabletRaft) more() *tabletRare {
 }
 
 // Leases are the lease expiries the Raft lines printed, in timeline
-// order. MVCC dump leases stay in State.Leases.
-func (t *TabletRaft) Leases() []LeaseFact { return t.rare().leases }
+// order. MVCC dump leases stay in State.Leases. The slice is the tablet's
+// own array when no revocation stands for a lease fact, and a new one
+// otherwise: read it, never write it. AppendLeases fills a buffer.
+func (t *TabletRaft) Leases() []LeaseFact {
+	x := t.rare()
+	if !revokesLease(x.revocations) {
+		return x.leases
+	}
+	return appendLeases(nil, x.leases, x.revocations)
+}
+
+// AppendLeases appends Leases to dst.
+func (t *TabletRaft) AppendLeases(dst []LeaseFact) []LeaseFact {
+	x := t.rare()
+	return appendLeases(dst, x.leases, x.revocations)
+}
+
+// hasLeases is whether Leases holds any fact.
+func (t *TabletRaft) hasLeases() bool {
+	x := t.rare()
+	return len(x.leases) > 0 || revokesLease(x.revocations)
+}
+
+// revokesLease is whether a revocation of revs stands for a lease fact.
+func revokesLease(revs []Revocation) bool {
+	for i := range revs {
+		if revs[i].lease {
+			return true
+		}
+	}
+	return false
+}
+
+// appendLeases appends to dst the lease facts of leases and of the
+// revocations of revs that stand for one, in the order their lines came:
+// a revocation's fact comes after leases[:pos].
+func appendLeases(dst, leases []LeaseFact, revs []Revocation) []LeaseFact {
+	next := 0
+	for i := range revs {
+		rv := &revs[i]
+		if !rv.lease {
+			continue
+		}
+		dst = append(dst, leases[next:rv.pos]...)
+		next = int(rv.pos)
+		dst = append(dst, rv.leaseFact())
+	}
+	return append(dst, leases[next:]...)
+}
 
 // Revocations are the lease revocations, in timeline order.
 func (t *TabletRaft) Revocations() []Revocation { return t.rare().revocations }
@@ -569,6 +621,12 @@ type Revocation struct {
 	Kind       LeaseKind
 	// Timed is whether the line had a time (At).
 	Timed bool
+	// lease is set when the line names the holder, has a time and an
+	// expiry a lease can end at: the revocation is then also the
+	// tablet's lease fact (leaseFact), after the first pos of its
+	// lease array.
+	lease bool
+	pos   int32
 	// Expiry (ht lease) or Remaining (lease, on the revoker's clock) as
 	// the line printed them.
 	Expiry    ybval.HybridTime
@@ -579,6 +637,17 @@ type Revocation struct {
 	// Replica its MVCC state then.
 	Before  *RaftView
 	Replica ReplicaLines
+}
+
+// leaseFact is the lease fact of the lease rv revoked, as Leases holds it.
+func (rv *Revocation) leaseFact() LeaseFact {
+	f := LeaseFact{Holder: rv.Holder, Term: rv.HolderTerm, Kind: rv.Kind, How: LeaseRevoked, Seen: rv.By, From: rv.From, At: rv.At}
+	if rv.Kind == HTLeaseKind {
+		f.Expiry = rv.Expiry
+	} else {
+		f.Until = rv.At.Add(time.Duration(rv.Remaining.Millis) * time.Millisecond)
+	}
+	return f
 }
 
 // Attempt is one election attempt by one peer: the burst of lines
@@ -1172,26 +1241,21 @@ func (r *Raft) Apply(e yb.Event) Step {
 	case *yb.LeaseRevoked:
 		rv := Revocation{By: p.Peer, ByTerm: p.Term, Holder: ev.Holder, HolderTerm: t.lastLed(ev.Holder, p.Term),
 			At: at, Timed: timed, From: from.keep(), Before: st.Before}
-		f := LeaseFact{Holder: ev.Holder, Term: rv.HolderTerm, Seen: p.Peer, How: LeaseRevoked, From: from.keep(), At: at}
 		if ev.HT {
 			rv.Kind, rv.Expiry = HTLeaseKind, ev.Expiry
-			f.Kind, f.Expiry = HTLeaseKind, ev.Expiry
 			t.row(at, timed, p.Peer, p.Term, "revoke", func() string {
 				return fmt.Sprintf("revokes %s's ht lease to %s", orUnknown(ev.Holder), htText(ev.Expiry))
 			}, from.pos())
 		} else {
 			rv.Kind, rv.Remaining = WallLeaseKind, ev.Remaining
-			f.Kind, f.Until = WallLeaseKind, at.Add(time.Duration(ev.Remaining.Millis)*time.Millisecond)
 			t.row(at, timed, p.Peer, p.Term, "revoke", func() string {
 				return fmt.Sprintf("revokes %s's lease with %s left", orUnknown(ev.Holder), ev.Remaining)
 			}, from.pos())
 		}
 		x := t.more()
+		rv.lease, rv.pos = ev.Holder != "" && timed && usable(ev.HT, ev.Expiry, ev.Remaining), int32(len(x.leases))
 		x.revocations = append(x.revocations, rv)
 		st.Revocation = &x.revocations[len(x.revocations)-1]
-		if ev.Holder != "" && timed && usable(ev.HT, ev.Expiry, ev.Remaining) {
-			x.leases = append(x.leases, f)
-		}
 	case *yb.LeaseReset:
 		term := p.LastLed
 		if p.Leading >= 0 {

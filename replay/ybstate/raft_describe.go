@@ -24,9 +24,18 @@ type RaftView struct {
 	// terms are the peer's term before its current one and the current
 	// one, each with its leaders and the peer's real votes there.
 	terms [2]viewTerm
-	// leases are the latest lease expiries any peer printed: a part of
-	// the tablet's array, not a copy (View).
+	// leases and revs are the tablet's lease facts and revocations as
+	// they stood: parts of the tablet's arrays, not copies (View). The
+	// latest of the facts they hold are the view's (latestLeases).
 	leases []LeaseFact
+	revs   []Revocation
+}
+
+// latestLeases are the latest lease expiries any peer printed, as the
+// view's tablet held them.
+func (v *RaftView) latestLeases() []LeaseFact {
+	all := appendLeases(nil, v.leases, v.revs)
+	return all[max(len(all)-maxLeaseLines, 0):]
 }
 
 type viewTerm struct {
@@ -51,7 +60,7 @@ func (t *TabletRaft) View(peer string) *RaftView {
 	if p == nil {
 		return &RaftView{}
 	}
-	if p.Term < 0 && p.High < 0 && p.role == (roleName{}) && p.Leading < 0 && p.LastLed < 0 && len(t.Leases()) == 0 {
+	if p.Term < 0 && p.High < 0 && p.role == (roleName{}) && p.Leading < 0 && p.LastLed < 0 && !t.hasLeases() {
 		// A peer no line has shown in a term, role or leadership yet, of
 		// a tablet with no lease fact, has the view all such peers have.
 		// It is shared: a revocation keeps its revoker's view from before
@@ -95,13 +104,16 @@ func (t *TabletRaft) View(peer string) *RaftView {
 			}
 		}
 	}
-	// The latest lease facts are not copied: the view holds them in the
-	// tablet's array, which is then changed in place only in a copy
-	// (ownLeases); appends go past what the view holds.
-	if leases := t.Leases(); len(leases) > 0 {
-		start := max(len(leases)-maxLeaseLines, 0)
-		v.leases = leases[start:len(leases):len(leases)]
-		t.x.leasesShared = true
+	// The lease facts and revocations are not copied: the view holds
+	// them in the tablet's arrays, which are then changed in place only
+	// in a copy (ownLeases, compactLeases); appends go past what the
+	// view holds.
+	if t.hasLeases() {
+		x := t.x
+		v.leases = x.leases[:len(x.leases):len(x.leases)]
+		v.revs = x.revocations[:len(x.revocations):len(x.revocations)]
+		x.leasesShared = x.leasesShared || len(x.leases) > 0
+		x.revocationsShared = x.revocationsShared || len(x.revocations) > 0
 	}
 	return v
 }
@@ -155,7 +167,7 @@ func (v *RaftView) Lines() []string {
 			}
 		}
 	}
-	for _, l := range v.leases {
+	for _, l := range v.latestLeases() {
 		out = append(out, "known "+l.String())
 	}
 	return out

@@ -266,10 +266,11 @@ func (p *Pack) leasesOf(t *ybstate.TabletRaft) []heldLease {
 func (p *Pack) leaseList(t *ybstate.TabletRaft) []heldLease {
 	dump := p.st.Leases(t.Tablet)
 	// The list lives for one judgment: its buffer serves the next.
+	facts := t.AppendLeases(p.scratch.facts[:0])
 	clear(p.scratch.leases)
-	out := slices.Grow(p.scratch.leases[:0], len(t.Leases())+len(dump))
-	defer func() { p.scratch.leases = out }()
-	for _, l := range t.Leases() {
+	out := slices.Grow(p.scratch.leases[:0], len(facts)+len(dump))
+	defer func() { clear(facts); p.scratch.facts, p.scratch.leases = facts[:0], out }()
+	for _, l := range facts {
 		if l.Holder == "" || l.Term < 0 {
 			continue
 		}

@@ -2,6 +2,7 @@ package ybrules
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/logsleuth/logsleuth/parse"
 	"github.com/logsleuth/logsleuth/replay/ybstate"
@@ -22,13 +23,8 @@ func (p *Pack) writeOverlaps(t *ybstate.TabletRaft) {
 		return
 	}
 	// The list lives for one judgment: its buffer serves the next.
-	leases := p.scratch.facts[:0]
+	leases := slices.DeleteFunc(t.AppendLeases(p.scratch.facts[:0]), func(l ybstate.LeaseFact) bool { return l.Kind != ybstate.HTLeaseKind })
 	defer func() { clear(leases); p.scratch.facts = leases[:0] }()
-	for _, l := range t.Leases() {
-		if l.Kind == ybstate.HTLeaseKind {
-			leases = append(leases, l)
-		}
-	}
 	for _, l := range p.st.Leases(t.Tablet) {
 		if l.Expiry.Valid() && !l.Expiry.IsMin() {
 			leases = append(leases, ybstate.LeaseFact{Holder: l.Holder, Term: l.Term, Kind: ybstate.HTLeaseKind,
