@@ -300,9 +300,9 @@ func (x *tabletRare) compactLeases(dropTerm func(int64) bool, dropRev func(*Revo
 			}
 			continue
 		}
-		lease, pos := fact, int32(len(leases))
-		revs = append(revs, *rv)
-		revs[len(revs)-1].lease, revs[len(revs)-1].pos = lease, pos
+		kept := *rv
+		kept.lease, kept.pos = fact, int32(len(leases))
+		revs = append(revs, kept)
 	}
 	keepUpTo(len(oldLeases))
 	if !x.leasesShared && orphans == 0 {

@@ -258,11 +258,11 @@ func (r *Raft) Timeline(w io.Writer, tablet string, dump []*Lease) {
 		}
 		tw.Flush()
 	}
-	if len(t.Leases()) > 0 || len(dump) > 0 {
+	if leases := t.Leases(); len(leases) > 0 || len(dump) > 0 {
 		fmt.Fprintln(w)
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "LEASE\tHOLDER\tTERM\tEND\tSEEN BY\tSOURCE")
-		for _, l := range t.Leases() {
+		for _, l := range leases {
 			end := htText(l.Expiry)
 			if l.Kind == WallLeaseKind {
 				end = clock(l.Until) + " (wall clock)"
