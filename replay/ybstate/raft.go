@@ -1434,14 +1434,22 @@ func (r *Raft) attempt(t *TabletRaft, p *PeerRaft, ev *yb.ElectionStart, at time
 
 // lastLed is the latest term below below that holder was seen leading, or
 // -1. It walks the led terms back from below: the holder of a lease being
-// revoked led a term or two before, so this stops soon.
+// revoked led a term or two before, so this stops soon. Compaction may
+// have dropped that leadership and kept an older one of the holder's (a
+// lease of its still running), so the peer's own record of the last term
+// it led (LastLed) outweighs the walk when it is below below.
 func (t *TabletRaft) lastLed(holder string, below int64) int64 {
+	led := int64(-1)
 	for i := t.termsBelow(below) - 1; i >= 0; i-- {
 		if t.led[i].Peer == holder {
-			return t.led[i].Term
+			led = t.led[i].Term
+			break
 		}
 	}
-	return -1
+	if p := t.Peer(holder); p != nil && p.LastLed < below {
+		led = max(led, p.LastLed)
+	}
+	return led
 }
 
 // previousLeader is the leader of the latest term below term other than

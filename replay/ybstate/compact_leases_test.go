@@ -1,0 +1,123 @@
+package ybstate_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/logsleuth/logsleuth/replay/ybstate"
+)
+
+// A wait kept by peer and term is found again after compaction has moved
+// the facts before it: c's reset of term 0 goes with the compaction at
+// term 3, and b's second wait then lengthens the same fact, not the one
+// that was in its place.
+func TestWaitAfterCompactionMovedTheFacts(t *testing.T) {
+	log := `I1007 16:39:00.000000 1 replica_state.cc:1] T tab P c [term 0 FOLLOWER]: Reset our lease: 0.500s
+I1007 16:39:00.100000 1 raft_consensus.cc:1] T tab P a [term 1 LEADER]: Sending NO_OP at op 1.1
+I1007 16:39:01.000000 1 raft_consensus.cc:1] T tab P b [term 2 LEADER]: Sending NO_OP at op 2.1
+W1007 16:39:01.100000 1 tablet_service.cc:1] T tab P b: Read failed: Previous leader's lease might still be active (2.500s remaining).
+I1007 16:39:01.200000 1 raft_consensus.cc:1] T tab P c [term 3 LEADER]: Sending NO_OP at op 3.1
+W1007 16:39:01.300000 1 tablet_service.cc:1] T tab P b: Read failed: Previous leader's lease might still be active (2.900s remaining).
+`
+	st := replayRaft(t, log, 1, nil)
+	tab := st.Raft().Tablet("tab")
+	require.NotNil(t, tab)
+	require.Equal(t, int64(2), tab.Compacted().Below, "compaction ran at term 3")
+	var facts []string
+	for _, l := range tab.Leases() {
+		facts = append(facts, fmt.Sprintf("%s %d %s until %s (%s)", l.Holder, l.Term, l.How, l.Until.Format("15:04:05.000"), l.From.Pos))
+	}
+	assert.Equal(t, []string{"a 1 waited on until 16:39:04.200 (t.log:7)"}, facts, "one fact for b's waits on a, with the later end")
+}
+
+// Compaction keeps a revocation whose revoker's term stays, whatever the
+// holder's term, with the revoker's state as it stood (Before and
+// Replica), whether or not a view shares the revocations' array (which
+// compaction then copies instead of shrinking it in place): b revokes
+// a's term-1 lease, over a second before, and the compaction at term 3
+// cuts below term 2.
+func TestCompactionKeepsARevocationOfAKeptTerm(t *testing.T) {
+	for _, shared := range []bool{false, true} {
+		t.Run(fmt.Sprintf("shared=%v", shared), func(t *testing.T) {
+			var (
+				kept      ybstate.Revocation
+				lines     []string
+				afterCut  []ybstate.Revocation
+				afterFact []string
+			)
+			replayRaft(t, revokedThenElected(0), 1, func(st *ybstate.State, s ybstate.Step) {
+				tab := st.Raft().Tablet("tab")
+				if s.Revocation != nil && s.Peer == "b" {
+					kept, lines = *s.Revocation, s.Before.Lines()
+					if shared {
+						tab.View("a")
+					}
+				}
+				if afterCut == nil && tab.Compacted().Below == 2 {
+					afterCut = append([]ybstate.Revocation(nil), tab.Revocations()...)
+					for _, l := range tab.Leases() {
+						afterFact = append(afterFact, fmt.Sprintf("%s %d %s", l.Holder, l.Term, l.How))
+					}
+				}
+			})
+			require.NotNil(t, kept.Before, "b's revocation")
+			require.NotEmpty(t, lines)
+			require.Len(t, afterCut, 1, "b's revocation stays with b's term 2")
+			rv := afterCut[0]
+			assert.Equal(t, "b", rv.By)
+			assert.Equal(t, int64(1), rv.HolderTerm)
+			assert.Same(t, kept.Before, rv.Before, "the revoker's state stays")
+			assert.Equal(t, lines, rv.Before.Lines())
+			assert.Equal(t, kept.Replica, rv.Replica)
+			assert.Empty(t, afterFact, "a's lease of term 1, over past the slack, went")
+		})
+	}
+}
+
+// A view shows the latest lease facts only, as many as a finding's state
+// has room for.
+func TestViewShowsTheLatestLeaseFacts(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("I1007 16:39:00.100000 1 raft_consensus.cc:1] T tab P a [term 1 LEADER]: Sending NO_OP at op 1.1\n")
+	for i := range 6 {
+		fmt.Fprintf(&b, "I1007 16:39:01.%d00000 1 replica_state.cc:1] T tab P a [term 1 LEADER]: Reset our ht lease: { physical: 16966967%02d000000 }\n", i, 50+i)
+	}
+	fmt.Fprintf(&b, "I1007 16:39:02.000000 1 replica_state.cc:1] T tab P b [term 2 LEADER]: Revoked old leader a ht lease: { physical: 1696696760000000 }\n")
+	st := replayRaft(t, b.String(), 0, nil)
+	tab := st.Raft().Tablet("tab")
+	require.NotNil(t, tab)
+	require.Len(t, tab.Leases(), 7)
+	var known []string
+	for _, l := range tab.View("a").Lines() {
+		if strings.HasPrefix(l, "known ") {
+			known = append(known, l[strings.LastIndex(l, "(")+1:len(l)-1])
+		}
+	}
+	assert.Equal(t, []string{"t.log:6", "t.log:7", "t.log:8", "t.log:9"}, known, "the last four of seven, the revocation's among them")
+}
+
+// A revocation's holder term is the term the holder last led, even when
+// compaction dropped that leadership and kept an older one: a's term 1
+// stays for its lease, still running, and a's term 3 goes at term 5,
+// before c revokes a's lease.
+func TestRevocationHolderTermAfterCompaction(t *testing.T) {
+	log := `I1007 16:39:00.100000 1 raft_consensus.cc:1] T tab P a [term 1 LEADER]: Sending NO_OP at op 1.1
+I1007 16:39:00.200000 1 replica_state.cc:1] T tab P a [term 1 LEADER]: Reset our ht lease: { physical: 1696696770000000 }
+I1007 16:39:01.000000 1 raft_consensus.cc:1] T tab P b [term 2 LEADER]: Sending NO_OP at op 2.1
+I1007 16:39:02.000000 1 raft_consensus.cc:1] T tab P a [term 3 LEADER]: Sending NO_OP at op 3.1
+I1007 16:39:03.000000 1 raft_consensus.cc:1] T tab P b [term 4 LEADER]: Sending NO_OP at op 4.1
+I1007 16:39:04.000000 1 raft_consensus.cc:1] T tab P c [term 5 LEADER]: Sending NO_OP at op 5.1
+I1007 16:39:04.100000 1 replica_state.cc:1] T tab P c [term 5 LEADER]: Revoked old leader a ht lease: { physical: 1696696745000000 }
+`
+	tab := replayRaft(t, log, 1, nil).Raft().Tablet("tab")
+	require.NotNil(t, tab)
+	require.Equal(t, int64(4), tab.Compacted().Below)
+	require.NotNil(t, tab.Leadership("a", 1), "kept for its lease")
+	require.Nil(t, tab.Leadership("a", 3), "compacted")
+	require.Len(t, tab.Revocations(), 1)
+	assert.Equal(t, int64(3), tab.Revocations()[0].HolderTerm)
+}
