@@ -157,6 +157,7 @@ func (t *TabletRaft) compactBelow(cut, voteCut, live int64, keep map[int64]bool)
 	t.led = slices.DeleteFunc(t.led, func(l *Leadership) bool {
 		if l.Term < voteCut && !keep[l.Term] {
 			c.Leaders++
+			y.dropLeader(l)
 			return true
 		}
 		return false
@@ -218,6 +219,18 @@ func (t *TabletRaft) compactBelow(cut, voteCut, live int64, keep map[int64]bool)
 	}
 	clear(y.masterOpen[len(open):])
 	y.masterOpen = open
+}
+
+// dropLeader notes l, which compaction drops, in lastDropped if it is
+// the latest of its peer's so far.
+func (y *tabletRarer) dropLeader(l *Leadership) {
+	i := slices.IndexFunc(y.lastDropped, func(d peerTerm) bool { return d.peer == l.Peer })
+	switch {
+	case i < 0:
+		y.lastDropped = append(y.lastDropped, peerTerm{l.Peer, l.Term})
+	case y.lastDropped[i].term < l.Term:
+		y.lastDropped[i].term = l.Term
+	}
 }
 
 // dropTerms drops tablet's writes and dump leases of the terms below cut,

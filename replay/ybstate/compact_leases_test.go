@@ -121,3 +121,28 @@ I1007 16:39:04.100000 1 replica_state.cc:1] T tab P c [term 5 LEADER]: Revoked o
 	require.Len(t, tab.Revocations(), 1)
 	assert.Equal(t, int64(3), tab.Revocations()[0].HolderTerm)
 }
+
+// A leader waiting on its predecessor's lease names it even when
+// compaction has dropped the predecessor's term: c wins three terms in a
+// row after a's, and waits on a's lease in the third.
+func TestWaitOnALeaderCompactionDropped(t *testing.T) {
+	log := `I1007 16:39:00.100000 1 raft_consensus.cc:1] T tab P a [term 1 LEADER]: Sending NO_OP at op 1.1
+I1007 16:39:01.000000 1 raft_consensus.cc:1] T tab P c [term 2 LEADER]: Sending NO_OP at op 2.1
+I1007 16:39:02.000000 1 raft_consensus.cc:1] T tab P c [term 3 LEADER]: Sending NO_OP at op 3.1
+I1007 16:39:03.000000 1 raft_consensus.cc:1] T tab P c [term 4 LEADER]: Sending NO_OP at op 4.1
+W1007 16:39:03.100000 1 tablet_service.cc:1] T tab P c: Read failed: Previous leader's lease might still be active (2.000s remaining).
+`
+	for _, keep := range []int64{0, 1} {
+		tab := replayRaft(t, log, keep, nil).Raft().Tablet("tab")
+		require.NotNil(t, tab)
+		if keep > 0 {
+			require.Equal(t, int64(3), tab.Compacted().Below)
+			require.Nil(t, tab.Leadership("a", 1), "compacted")
+		}
+		var facts []string
+		for _, l := range tab.Leases() {
+			facts = append(facts, fmt.Sprintf("%s %d %s until %s", l.Holder, l.Term, l.How, l.Until.Format("15:04:05.000")))
+		}
+		assert.Equal(t, []string{"a 1 waited on until 16:39:05.100"}, facts, "KeepTerms %d", keep)
+	}
+}

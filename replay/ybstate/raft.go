@@ -209,6 +209,17 @@ type tabletRarer struct {
 	// masterOpen holds the leaderships known only from reports to the
 	// master that no line has ended yet.
 	masterOpen []*Leadership
+	// lastDropped is, for each peer compaction dropped a leadership of,
+	// the latest term of those it dropped: a new leader waiting on its
+	// predecessor's lease after more failed elections than compaction
+	// keeps terms names it (previousLeader).
+	lastDropped []peerTerm
+}
+
+// peerTerm is a peer's leadership of a term, by name.
+type peerTerm struct {
+	peer string
+	term int64
 }
 
 // noRarer is what rarer returns for a rare part without its rarer part:
@@ -1285,10 +1296,10 @@ func (r *Raft) Apply(e yb.Event) Step {
 		// waits: keep one fact per waiting peer and term, with the
 		// latest end, and one row.
 		if ev.HasRemaining {
-			if prev := t.previousLeader(p.Peer, p.Term); prev != nil && timed && ev.Remaining.Inf == 0 {
-				f := LeaseFact{Holder: prev.Peer, Term: prev.Term, Kind: WallLeaseKind,
+			if prev, ok := t.previousLeader(p.Peer, p.Term); ok && timed && ev.Remaining.Inf == 0 {
+				f := LeaseFact{Holder: prev.peer, Term: prev.term, Kind: WallLeaseKind,
 					Until: at.Add(time.Duration(ev.Remaining.Millis) * time.Millisecond), Seen: p.Peer, How: LeaseWaited, At: at}
-				key := waitKey{p.Peer, p.Term, prev.Peer, prev.Term}
+				key := waitKey{p.Peer, p.Term, prev.peer, prev.term}
 				if i, ok := t.rare().rarer().waits[key]; ok {
 					if f.Until.After(t.x.leases[i].Until) {
 						f.From = from.keep()
@@ -1453,20 +1464,27 @@ func (t *TabletRaft) lastLed(holder string, below int64) int64 {
 }
 
 // previousLeader is the leader of the latest term below term other than
-// peer (the lowest peer id of those leading that term), or nil.
-func (t *TabletRaft) previousLeader(peer string, term int64) *Leadership {
-	var best *Leadership
+// peer (the lowest peer id of those leading that term), if any.
+func (t *TabletRaft) previousLeader(peer string, term int64) (prev peerTerm, ok bool) {
 	for i := t.termsBelow(term) - 1; i >= 0; i-- {
 		l := t.led[i]
-		if best != nil && l.Term != best.Term {
+		if ok && l.Term != prev.term {
 			// The latest term below with another leader is done.
-			return best
+			break
 		}
-		if l.Peer != peer && (best == nil || l.Peer < best.Peer) {
-			best = l
+		if l.Peer != peer && (!ok || l.Peer < prev.peer) {
+			prev, ok = peerTerm{l.Peer, l.Term}, true
 		}
 	}
-	return best
+	// Compaction may have dropped that term and kept an older one (a
+	// lease of its still running). It drops a term's leaders together, so
+	// a dropped leader never shares a term with a kept one.
+	for _, d := range t.rare().rarer().lastDropped {
+		if d.peer != peer && (term < 0 || d.term < term) && (!ok || d.term > prev.term || d.term == prev.term && d.peer < prev.peer) {
+			prev, ok = d, true
+		}
+	}
+	return prev, ok
 }
 
 // termsBelow is how many leaderships are of terms below term (all of
