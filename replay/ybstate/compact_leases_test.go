@@ -146,3 +146,31 @@ W1007 16:39:03.100000 1 tablet_service.cc:1] T tab P c: Read failed: Previous le
 		assert.Equal(t, []string{"a 1 waited on until 16:39:05.100"}, facts, "KeepTerms %d", keep)
 	}
 }
+
+// A leader cut off from the others goes on logging its old term as
+// leader. Once compaction has dropped that leadership, its lines make no
+// new one: a's lines of term 1, after compaction dropped term 1, elect
+// nobody, as without compaction.
+func TestStaleLeaderAfterCompaction(t *testing.T) {
+	log := `I1007 16:39:00.100000 1 raft_consensus.cc:1] T tab P a [term 1 LEADER]: Sending NO_OP at op 1.1
+I1007 16:39:01.000000 1 raft_consensus.cc:1] T tab P b [term 2 LEADER]: Sending NO_OP at op 2.1
+I1007 16:39:02.000000 1 raft_consensus.cc:1] T tab P c [term 3 LEADER]: Sending NO_OP at op 3.1
+I1007 16:39:03.000000 1 raft_consensus.cc:1] T tab P b [term 4 LEADER]: Sending NO_OP at op 4.1
+I1007 16:39:03.500000 1 replica_state.cc:1] T tab P a [term 1 LEADER]: Reset our ht lease: { physical: 1696696745000000 }
+I1007 16:39:04.000000 1 raft_consensus.cc:1] T tab P a [term 1 LEADER]: Becoming Follower/Learner. State: Replica: a, State: 1, Role: LEADER, new leader: , initial_fd_wait: <uninitialized>
+`
+	for _, keep := range []int64{0, 1} {
+		var elected []string
+		tab := replayRaft(t, log, keep, func(_ *ybstate.State, s ybstate.Step) {
+			if s.Leader != "" {
+				elected = append(elected, fmt.Sprintf("%s %d", s.Leader, s.Led))
+			}
+		}).Raft().Tablet("tab")
+		require.NotNil(t, tab)
+		assert.Equal(t, []string{"a 1", "b 2", "c 3", "b 4"}, elected, "KeepTerms %d", keep)
+		if keep > 0 {
+			require.Equal(t, int64(3), tab.Compacted().Below)
+			assert.Nil(t, tab.Leadership("a", 1), "not made again")
+		}
+	}
+}

@@ -1385,7 +1385,10 @@ func (r *Raft) claim(t *TabletRaft, p *PeerRaft, term int64, at time.Time, timed
 // peer's), unless already known; a different peer already seen leading
 // the term is a rival.
 func (t *TabletRaft) lead(peer string, term int64, at time.Time, timed bool, from *line, st *Step, before func()) {
-	if t.Leadership(peer, term) != nil {
+	if t.Leadership(peer, term) != nil || term < t.below && t.droppedLead(peer, term) {
+		// A leader cut off from the others goes on logging its old term
+		// as leader: once compaction has dropped that leadership, its
+		// lines are of a leadership already seen, as without compaction.
 		return
 	}
 	var rivals []*Leadership
@@ -1485,6 +1488,17 @@ func (t *TabletRaft) previousLeader(peer string, term int64) (prev peerTerm, ok 
 		}
 	}
 	return prev, ok
+}
+
+// droppedLead reports whether compaction dropped peer's leadership of
+// term, as the latest of peer's it dropped (lastDropped).
+func (t *TabletRaft) droppedLead(peer string, term int64) bool {
+	for _, d := range t.rare().rarer().lastDropped {
+		if d.peer == peer {
+			return d.term == term
+		}
+	}
+	return false
 }
 
 // termsBelow is how many leaderships are of terms below term (all of
