@@ -17,9 +17,11 @@ import (
 // VoteTerms below the highest. What a later line can still
 // contradict is kept: the latest terms (a leader cut off by a partition
 // comes back within a few terms), and, whatever their term, the leases
-// that had not ended by the tablet's latest line (less Slack) with the
-// leaderships of their terms: a revocation logged three terms later can
-// still cut one short.
+// that had not ended by the tablet's latest line (less Slack) and each
+// holder's latest lease, with the leaderships of their terms: a
+// revocation logged three terms later can still cut one short, and a
+// write logged later, whose hybrid time can be older than the line, can
+// still fall inside one.
 //
 // A State compacts only once SetCompaction is given a Before: dropping
 // history a rule pack has not judged would lose its findings.
@@ -141,10 +143,37 @@ func (t *TabletRaft) compactBelow(cut, voteCut, live int64, keep map[int64]bool)
 			c.NoOps++
 		}
 	}
+	// Each holder's latest lease stays as well, ended or not: a write
+	// logged later can carry a hybrid time from before the line (a dump
+	// lists the recent operations), and a new leader's write below the
+	// lease of the leader before is the break itself.
+	var latest [8]struct {
+		holder string
+		term   int64
+		end    int64
+	}
+	held := latest[:0]
 	live1 := func(l LeaseFact) {
-		if l.Term >= 0 && l.Term < cut && l.EndMicros() >= live {
+		if l.Term < 0 {
+			return
+		}
+		if l.Term < cut && l.EndMicros() >= live {
 			keep[l.Term] = true
 		}
+		end := l.EndMicros()
+		for i := range held {
+			if held[i].holder == l.Holder {
+				if end > held[i].end {
+					held[i].term, held[i].end = l.Term, end
+				}
+				return
+			}
+		}
+		held = append(held, struct {
+			holder string
+			term   int64
+			end    int64
+		}{l.Holder, l.Term, end})
 	}
 	for _, l := range x.leases {
 		live1(l)
@@ -152,6 +181,11 @@ func (t *TabletRaft) compactBelow(cut, voteCut, live int64, keep map[int64]bool)
 	for i := range x.revocations {
 		if rv := &x.revocations[i]; rv.lease {
 			live1(rv.leaseFact())
+		}
+	}
+	for _, h := range held {
+		if h.holder != "" && h.term < cut {
+			keep[h.term] = true
 		}
 	}
 	t.led = slices.DeleteFunc(t.led, func(l *Leadership) bool {

@@ -39,7 +39,7 @@ W1007 16:39:01.300000 1 tablet_service.cc:1] T tab P b: Read failed: Previous le
 // Replica), whether or not a view shares the revocations' array (which
 // compaction then copies instead of shrinking it in place): b revokes
 // a's term-1 lease, over a second before, and the compaction at term 3
-// cuts below term 2.
+// cuts below term 2. The lease stays too, as a's latest.
 func TestCompactionKeepsARevocationOfAKeptTerm(t *testing.T) {
 	for _, shared := range []bool{false, true} {
 		t.Run(fmt.Sprintf("shared=%v", shared), func(t *testing.T) {
@@ -73,7 +73,7 @@ func TestCompactionKeepsARevocationOfAKeptTerm(t *testing.T) {
 			assert.Same(t, kept.Before, rv.Before, "the revoker's state stays")
 			assert.Equal(t, lines, rv.Before.Lines())
 			assert.Equal(t, kept.Replica, rv.Replica)
-			assert.Empty(t, afterFact, "a's lease of term 1, over past the slack, went")
+			assert.Equal(t, []string{"a 1 revoked"}, afterFact, "a's lease of term 1, over past the slack, stays as a's latest")
 		})
 	}
 }
@@ -173,4 +173,30 @@ I1007 16:39:04.000000 1 raft_consensus.cc:1] T tab P a [term 1 LEADER]: Becoming
 			assert.Nil(t, tab.Leadership("a", 1), "not made again")
 		}
 	}
+}
+
+// Compaction keeps each holder's latest lease, ended or not, with the
+// leadership of its term, and drops the holder's older ones: a's term-3
+// lease stays past terms 4 to 6, its term-1 lease goes.
+func TestCompactionKeepsEachHoldersLatestLease(t *testing.T) {
+	log := `I1007 16:39:00.100000 1 raft_consensus.cc:1] T tab P a [term 1 LEADER]: Sending NO_OP at op 1.1
+I1007 16:39:00.200000 1 replica_state.cc:1] T tab P a [term 1 LEADER]: Reset our ht lease: { physical: 1696696740300000 }
+I1007 16:39:01.000000 1 raft_consensus.cc:1] T tab P b [term 2 LEADER]: Sending NO_OP at op 2.1
+I1007 16:39:02.000000 1 raft_consensus.cc:1] T tab P a [term 3 LEADER]: Sending NO_OP at op 3.1
+I1007 16:39:02.100000 1 replica_state.cc:1] T tab P a [term 3 LEADER]: Reset our ht lease: { physical: 1696696742500000 }
+I1007 16:39:03.000000 1 raft_consensus.cc:1] T tab P b [term 4 LEADER]: Sending NO_OP at op 4.1
+I1007 16:39:04.000000 1 raft_consensus.cc:1] T tab P c [term 5 LEADER]: Sending NO_OP at op 5.1
+I1007 16:39:09.000000 1 raft_consensus.cc:1] T tab P b [term 6 LEADER]: Sending NO_OP at op 6.1
+`
+	tab := replayRaft(t, log, 1, nil).Raft().Tablet("tab")
+	require.NotNil(t, tab)
+	require.Equal(t, int64(5), tab.Compacted().Below)
+	var facts []string
+	for _, l := range tab.Leases() {
+		facts = append(facts, fmt.Sprintf("%s %d %s", l.Holder, l.Term, l.From.Pos))
+	}
+	assert.Equal(t, []string{"a 3 t.log:6"}, facts)
+	assert.NotNil(t, tab.Leadership("a", 3), "the leadership of its term")
+	assert.Nil(t, tab.Leadership("a", 1))
+	assert.Nil(t, tab.Leadership("b", 2))
 }

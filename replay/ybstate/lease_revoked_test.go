@@ -75,7 +75,8 @@ I1007 16:39:01.500000 1 replica_state.cc:1] T tab P b [term 2 LEADER]: Revoked o
 // revokedThenElected: a leads term 1 and b term 2, which revokes a's ht
 // lease to leaseEnd (seconds after 16:39:00); c leads term 3 and revokes
 // b's; a resets its ht lease to the same end; b, c and b lead terms 4 to
-// 6, one a second from 16:39:03.
+// 6, one a second from 16:39:03; a and b lead terms 7 and 8, each with a
+// lease of its own, and c term 9.
 func revokedThenElected(leaseEnd int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, `I1007 16:39:00.100000 1 raft_consensus.cc:1] T tab P a [term 1 LEADER]: Sending NO_OP at op 1.1
@@ -88,6 +89,12 @@ I1007 16:39:02.300000 1 replica_state.cc:1] T tab P a [term 3 FOLLOWER]: Reset o
 	for i, peer := range []string{"b", "c", "b"} {
 		fmt.Fprintf(&b, "I1007 16:39:%02d.000000 1 raft_consensus.cc:1] T tab P %s [term %d LEADER]: Sending NO_OP at op %d.1\n", i+3, peer, i+4, i+4)
 	}
+	b.WriteString(`I1007 16:39:06.000000 1 raft_consensus.cc:1] T tab P a [term 7 LEADER]: Sending NO_OP at op 7.1
+I1007 16:39:06.100000 1 replica_state.cc:1] T tab P a [term 7 LEADER]: Reset our ht lease: { physical: 1696696746500000 }
+I1007 16:39:07.000000 1 raft_consensus.cc:1] T tab P b [term 8 LEADER]: Sending NO_OP at op 8.1
+I1007 16:39:07.100000 1 replica_state.cc:1] T tab P b [term 8 LEADER]: Reset our ht lease: { physical: 1696696747500000 }
+I1007 16:39:08.000000 1 raft_consensus.cc:1] T tab P c [term 9 LEADER]: Sending NO_OP at op 9.1
+`)
 	return b.String()
 }
 
@@ -129,11 +136,12 @@ func TestCompactionKeepsTheLeaseOfARevocationItDrops(t *testing.T) {
 				facts = append(facts, fmt.Sprintf("%s %d %s %s", l.Holder, l.Term, l.How, l.From.Pos))
 			}
 			if tc.kept {
-				assert.Equal(t, []string{"a 1 revoked t.log:4", "a 1 reset by holder t.log:7"}, facts)
-				assert.Equal(t, 1, c.Leases, "b's lease, ended")
+				assert.Equal(t, []string{"a 1 revoked t.log:4", "a 1 reset by holder t.log:7", "b 8 reset by holder t.log:14"}, facts,
+					"a's running lease, and b's latest")
+				assert.Equal(t, 2, c.Leases, "b's lease of term 2 and a's of term 7, both ended and neither its holder's latest")
 				assert.NotNil(t, tab.Leadership("a", 1), "the leadership of a running lease's term stays")
 			} else {
-				assert.Empty(t, facts)
+				assert.Equal(t, []string{"a 7 reset by holder t.log:12", "b 8 reset by holder t.log:14"}, facts, "each holder's latest lease stays")
 				assert.Equal(t, 3, c.Leases)
 			}
 			assert.Equal(t, before, view.Lines(), "the view as it stood")

@@ -59,8 +59,9 @@ type Pack struct {
 // as many past the oldest it holds, so 2 to 4): the older ones are judged
 // before they go, and what a later line can still contradict stays
 // whatever its term: the leases not ended by the tablet's latest line
-// (less the clock-skew slack), the leaderships of their terms, and the
-// terms whose MVCC dump leases are kept. A leader cut off by a partition
+// (less the clock-skew slack) and each holder's latest lease, the
+// leaderships of their terms, and the terms whose MVCC dump leases are
+// kept. A leader cut off by a partition
 // that comes back terms later is judged against those. VoteTerms is how
 // many keep their leaders and real votes (4 to 8 terms), for a second
 // leader or vote in an old term: such a line is logged about when the
