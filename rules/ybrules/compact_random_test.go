@@ -194,28 +194,27 @@ func factsOf(fs []rules.Finding) string {
 	return b.String()
 }
 
-// randomKeepTerms is the terms TestCompactionLosesNoFindingRandom keeps:
-// enough that a random history's findings do not depend on when its old
-// terms were judged (see the test), few enough that every history is
-// compacted many times over.
+// randomKeepTerms is the terms TestCompactionLosesNoFindingRandom keeps.
 const randomKeepTerms = 16
 
 // Compaction drops only what no later line can contradict: on random
 // histories of one tablet, dense in elections, leases, revocations,
-// waits, writes and a cut-off leader logging on in its old term,
-// compacted many times over, keeping randomKeepTerms terms gives the
-// findings of keeping all of them, to the last fact. Their messages and
-// evidence may differ in one way: a revocation judged when its revoker's
-// term goes cites the holder's step-down only if a line had shown it by
-// then.
+// waits, writes and a cut-off leader logging on in its old term, keeping
+// randomKeepTerms terms gives the findings of keeping all of them, to
+// the last fact. Their messages and evidence may differ in one way: a
+// revocation judged when its revoker's term goes cites the holder's
+// step-down only if a line had shown it by then. A history runs to about
+// 40 terms at most, and compaction starts at twice randomKeepTerms, so
+// only the longer histories are compacted, once or twice.
 //
-// The pack's own DefaultKeepTerms judges terms so soon after they pass
-// that in about one history in twenty a finding is judged before a line
-// that changes its facts comes (a later lease of the same term, a write
-// of a compacted term placed against a lease shown after it), and the
-// findings differ; so it is not what this test keeps.
-// LOGSLEUTH_RANDOM_HISTORIES sets how many seeds to try (300 by
-// default).
+// Not asserted, and measured instead: the pack compacts at
+// DefaultKeepTerms and, at each compaction, judges everything the tablet
+// holds, so a finding is made with what was read by then. Keeping 2
+// terms, about one history in twenty gives findings of other facts, or
+// fewer or more of them (a later lease of the same term, a lease shown
+// after a write it covers); keeping 16 terms on histories five times as
+// long, about one in fifty. LOGSLEUTH_RANDOM_HISTORIES sets how many
+// seeds to try (300 by default).
 func TestCompactionLosesNoFindingRandom(t *testing.T) {
 	seeds := 300
 	if testing.Short() {
