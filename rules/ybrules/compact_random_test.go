@@ -2,10 +2,10 @@ package ybrules_test
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -181,12 +181,7 @@ func factsOf(fs []rules.Finding) string {
 	var b strings.Builder
 	for _, f := range fs {
 		fmt.Fprintf(&b, "%s %s l.%d", f.Severity, f.Rule, f.Pos().Line)
-		keys := make([]string, 0, len(f.Facts))
-		for k := range f.Facts {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(f.Facts)) {
 			fmt.Fprintf(&b, " %s=%s", k, f.Facts[k])
 		}
 		b.WriteString("\n")
