@@ -18,7 +18,8 @@ import (
 // contradict is kept: the latest terms (a leader cut off by a partition
 // comes back within a few terms), and, whatever their term, the leases
 // that had not ended by the tablet's latest line (less Slack) and each
-// holder's latest lease, with the leaderships of their terms: a
+// holder's latest lease, with the other facts and the leaderships of
+// their terms: a
 // revocation logged three terms later can still cut one short, and a
 // write logged later, whose hybrid time can be older than the line, can
 // still fall inside one.
@@ -143,7 +144,8 @@ func (t *TabletRaft) compactBelow(cut, voteCut, live int64, keep map[int64]bool)
 			c.NoOps++
 		}
 	}
-	// Each holder's latest lease stays as well, ended or not: a write
+	// Each holder's latest lease (of the later term if two end together)
+	// stays as well, ended or not: a write
 	// logged later can carry a hybrid time from before the line (a dump
 	// lists the recent operations), and a new leader's write below the
 	// lease of the leader before is the break itself.
@@ -163,7 +165,7 @@ func (t *TabletRaft) compactBelow(cut, voteCut, live int64, keep map[int64]bool)
 		end := l.EndMicros()
 		for i := range held {
 			if held[i].holder == l.Holder {
-				if end > held[i].end {
+				if end > held[i].end || end == held[i].end && l.Term > held[i].term {
 					held[i].term, held[i].end = l.Term, end
 				}
 				return
@@ -255,15 +257,15 @@ func (t *TabletRaft) compactBelow(cut, voteCut, live int64, keep map[int64]bool)
 	y.masterOpen = open
 }
 
-// dropLeader notes l, which compaction drops, in lastDropped if it is
+// dropLeader keeps l, which compaction drops, in lastDropped if it is
 // the latest of its peer's so far.
 func (y *tabletRarer) dropLeader(l *Leadership) {
-	i := slices.IndexFunc(y.lastDropped, func(d peerTerm) bool { return d.peer == l.Peer })
+	i := slices.IndexFunc(y.lastDropped, func(d *Leadership) bool { return d.Peer == l.Peer })
 	switch {
 	case i < 0:
-		y.lastDropped = append(y.lastDropped, peerTerm{l.Peer, l.Term})
-	case y.lastDropped[i].term < l.Term:
-		y.lastDropped[i].term = l.Term
+		y.lastDropped = append(y.lastDropped, l)
+	case y.lastDropped[i].Term < l.Term:
+		y.lastDropped[i] = l
 	}
 }
 

@@ -210,10 +210,12 @@ type tabletRarer struct {
 	// master that no line has ended yet.
 	masterOpen []*Leadership
 	// lastDropped is, for each peer compaction dropped a leadership of,
-	// the latest term of those it dropped: a new leader waiting on its
-	// predecessor's lease after more failed elections than compaction
-	// keeps terms names it (previousLeader).
-	lastDropped []peerTerm
+	// the one of the latest term: Leadership still finds it, so a lease
+	// of its term that a later line shows (a new leader waiting on its
+	// predecessor after more failed elections than compaction keeps
+	// terms, a cut-off leader's own lines) is judged against when it
+	// ended, and a cut-off leader's lines of that term make no new one.
+	lastDropped []*Leadership
 }
 
 // peerTerm is a peer's leadership of a term, by name.
@@ -973,6 +975,13 @@ func (t *TabletRaft) Leadership(peer string, term int64) *Leadership {
 			return l
 		}
 	}
+	if term >= 0 && term < t.below {
+		for _, l := range t.rare().rarer().lastDropped {
+			if l.Peer == peer && l.Term == term {
+				return l
+			}
+		}
+	}
 	return nil
 }
 
@@ -1385,10 +1394,10 @@ func (r *Raft) claim(t *TabletRaft, p *PeerRaft, term int64, at time.Time, timed
 // peer's), unless already known; a different peer already seen leading
 // the term is a rival.
 func (t *TabletRaft) lead(peer string, term int64, at time.Time, timed bool, from *line, st *Step, before func()) {
-	if t.Leadership(peer, term) != nil || term < t.below && t.droppedLead(peer, term) {
-		// A leader cut off from the others goes on logging its old term
-		// as leader: once compaction has dropped that leadership, its
-		// lines are of a leadership already seen, as without compaction.
+	if t.Leadership(peer, term) != nil {
+		// Seen already; a leader cut off from the others goes on logging
+		// its old term as leader, and Leadership still finds the last
+		// one compaction dropped of each peer's (lastDropped).
 		return
 	}
 	var rivals []*Leadership
@@ -1483,22 +1492,11 @@ func (t *TabletRaft) previousLeader(peer string, term int64) (prev peerTerm, ok 
 	// lease of its still running). It drops a term's leaders together, so
 	// a dropped leader never shares a term with a kept one.
 	for _, d := range t.rare().rarer().lastDropped {
-		if d.peer != peer && (term < 0 || d.term < term) && (!ok || d.term > prev.term || d.term == prev.term && d.peer < prev.peer) {
-			prev, ok = d, true
+		if d.Peer != peer && (term < 0 || d.Term < term) && (!ok || d.Term > prev.term || d.Term == prev.term && d.Peer < prev.peer) {
+			prev, ok = peerTerm{d.Peer, d.Term}, true
 		}
 	}
 	return prev, ok
-}
-
-// droppedLead reports whether compaction dropped peer's leadership of
-// term, as the latest of peer's it dropped (lastDropped).
-func (t *TabletRaft) droppedLead(peer string, term int64) bool {
-	for _, d := range t.rare().rarer().lastDropped {
-		if d.peer == peer {
-			return d.term == term
-		}
-	}
-	return false
 }
 
 // termsBelow is how many leaderships are of terms below term (all of

@@ -277,3 +277,42 @@ func TestOverlapAfterElectionsCompacted(t *testing.T) {
 		}
 	}
 }
+
+// A wait names a predecessor whose leadership compaction has dropped;
+// the revocation that follows is judged against when that leadership
+// ended, as without compaction. b leads term 1 and gives up at 00.5; c
+// wins terms 2 to 7 (compaction drops b's term 1 at term 7, its leaders
+// kept for VoteTerms) and, in term 7, waits on b's lease (to 04.7); a
+// leads term 8 and revokes c's lease at 02.1. b had given up long
+// before: no early revocation, keeping every term or the pack's 2.
+func TestWaitOnADroppedLeaderJudgedByItsEnd(t *testing.T) {
+	const (
+		tab = "9d2f1b6c4e8a4f3b9c7d6e5f4a3b2c1d"
+		a   = "1f0e3c5a7b9d4e6f8a0b2c4d6e8f0a1b"
+		b   = "3b5d7f9a1c3e4a6b8d0f2a4c6e8a0c2e"
+		c   = "5c7e9a1b3d5f4a7c9e1b3d5f7a9c1e3b"
+	)
+	line := func(sev, at, file, p, rest string) string {
+		return sev + "1007 16:39:" + at + "   5100 " + file + "] T " + tab + " P " + p + rest + "\n"
+	}
+	log := "Log file created at: 2023/10/07 16:30:00\n" +
+		line("I", "00.100000", "raft_consensus.cc:1", b, " [term 1 LEADER]: Sending NO_OP at op 1.1") +
+		line("I", "00.500000", "raft_consensus.cc:1", b, " [term 1 LEADER]: Becoming Follower/Learner. State: Replica: "+b+", State: 1, Role: LEADER, new leader: , initial_fd_wait: <uninitialized>") +
+		line("I", "01.000000", "raft_consensus.cc:1", c, " [term 2 LEADER]: Sending NO_OP at op 2.1") +
+		line("I", "01.200000", "raft_consensus.cc:1", c, " [term 3 LEADER]: Sending NO_OP at op 3.1") +
+		line("I", "01.400000", "raft_consensus.cc:1", c, " [term 4 LEADER]: Sending NO_OP at op 4.1") +
+		line("I", "01.600000", "raft_consensus.cc:1", c, " [term 5 LEADER]: Sending NO_OP at op 5.1") +
+		line("I", "01.700000", "raft_consensus.cc:1", c, " [term 6 LEADER]: Sending NO_OP at op 6.1") +
+		line("I", "01.800000", "raft_consensus.cc:1", c, " [term 7 LEADER]: Sending NO_OP at op 7.1") +
+		line("W", "01.900000", "tablet_service.cc:1", c, ": Read failed: Previous leader's lease might still be active (2.800s remaining).") +
+		line("I", "02.000000", "raft_consensus.cc:1", a, " [term 8 LEADER]: Sending NO_OP at op 8.1") +
+		line("I", "02.100000", "replica_state.cc:1300", a, " [term 8 LEADER]: Revoked old leader "+c+" lease: 1.281s")
+	logs := map[string]string{"ts.log": log}
+	for _, keep := range []int64{0, ybrules.DefaultKeepTerms} {
+		for _, f := range runKeeping(t, logs, keep) {
+			if f.Rule == ybrules.EarlyRevocation {
+				t.Errorf("keeping %d terms: %s", keep, f.Message)
+			}
+		}
+	}
+}
