@@ -208,7 +208,7 @@ const randomKeepTerms = 16
 // terms, about one history in twenty gives findings of other facts, or
 // fewer or more of them (a later lease of the same term, a lease shown
 // after a write it covers); keeping 16 terms on histories five times as
-// long, about one in fifty. LOGSLEUTH_RANDOM_HISTORIES sets how many
+// long, about one in forty. LOGSLEUTH_RANDOM_HISTORIES sets how many
 // seeds to try (300 by default).
 func TestCompactionLosesNoFindingRandom(t *testing.T) {
 	seeds := 300
