@@ -19,10 +19,9 @@ import (
 // comes back within a few terms), and, whatever their term, the leases
 // that had not ended by the tablet's latest line (less Slack) and each
 // holder's latest lease, with the other facts and the leaderships of
-// their terms: a
-// revocation logged three terms later can still cut one short, and a
-// write logged later, whose hybrid time can be older than the line, can
-// still fall inside one.
+// their terms: a revocation logged three terms later can still cut one
+// short, and a write logged later, whose hybrid time can be older than
+// the line, can still fall inside one.
 //
 // A State compacts only once SetCompaction is given a Before: dropping
 // history a rule pack has not judged would lose its findings.
@@ -145,24 +144,24 @@ func (t *TabletRaft) compactBelow(cut, voteCut, live int64, keep map[int64]bool)
 		}
 	}
 	// Each holder's latest lease (of the later term if two end together)
-	// stays as well, ended or not: a write
-	// logged later can carry a hybrid time from before the line (a dump
-	// lists the recent operations), and a new leader's write below the
-	// lease of the leader before is the break itself.
-	var latest [8]struct {
-		holder string
-		term   int64
-		end    int64
+	// stays as well, ended or not: a write logged later can carry a
+	// hybrid time from before the line (a dump lists the recent
+	// operations), and a new leader's write below the lease of the leader
+	// before is the break itself.
+	type latestLease struct {
+		holder    string
+		term, end int64
 	}
+	var latest [8]latestLease
 	held := latest[:0]
 	live1 := func(l LeaseFact) {
 		if l.Term < 0 {
 			return
 		}
-		if l.Term < cut && l.EndMicros() >= live {
+		end := l.EndMicros()
+		if l.Term < cut && end >= live {
 			keep[l.Term] = true
 		}
-		end := l.EndMicros()
 		for i := range held {
 			if held[i].holder == l.Holder {
 				if end > held[i].end || end == held[i].end && l.Term > held[i].term {
@@ -171,11 +170,7 @@ func (t *TabletRaft) compactBelow(cut, voteCut, live int64, keep map[int64]bool)
 				return
 			}
 		}
-		held = append(held, struct {
-			holder string
-			term   int64
-			end    int64
-		}{l.Holder, l.Term, end})
+		held = append(held, latestLease{l.Holder, l.Term, end})
 	}
 	for _, l := range x.leases {
 		live1(l)

@@ -218,12 +218,6 @@ type tabletRarer struct {
 	lastDropped []*Leadership
 }
 
-// peerTerm is a peer's leadership of a term, by name.
-type peerTerm struct {
-	peer string
-	term int64
-}
-
 // noRarer is what rarer returns for a rare part without its rarer part:
 // read it, never write it.
 var noRarer tabletRarer
@@ -1305,10 +1299,10 @@ func (r *Raft) Apply(e yb.Event) Step {
 		// waits: keep one fact per waiting peer and term, with the
 		// latest end, and one row.
 		if ev.HasRemaining {
-			if prev, ok := t.previousLeader(p.Peer, p.Term); ok && timed && ev.Remaining.Inf == 0 {
-				f := LeaseFact{Holder: prev.peer, Term: prev.term, Kind: WallLeaseKind,
+			if prev := t.previousLeader(p.Peer, p.Term); prev != nil && timed && ev.Remaining.Inf == 0 {
+				f := LeaseFact{Holder: prev.Peer, Term: prev.Term, Kind: WallLeaseKind,
 					Until: at.Add(time.Duration(ev.Remaining.Millis) * time.Millisecond), Seen: p.Peer, How: LeaseWaited, At: at}
-				key := waitKey{p.Peer, p.Term, prev.peer, prev.term}
+				key := waitKey{p.Peer, p.Term, prev.Peer, prev.Term}
 				if i, ok := t.rare().rarer().waits[key]; ok {
 					if f.Until.After(t.x.leases[i].Until) {
 						f.From = from.keep()
@@ -1476,27 +1470,31 @@ func (t *TabletRaft) lastLed(holder string, below int64) int64 {
 }
 
 // previousLeader is the leader of the latest term below term other than
-// peer (the lowest peer id of those leading that term), if any.
-func (t *TabletRaft) previousLeader(peer string, term int64) (prev peerTerm, ok bool) {
+// peer (the lowest peer id of those leading that term), or nil.
+func (t *TabletRaft) previousLeader(peer string, term int64) *Leadership {
+	var best *Leadership
+	better := func(l *Leadership) bool {
+		return l.Peer != peer && (best == nil || l.Term > best.Term || l.Term == best.Term && l.Peer < best.Peer)
+	}
 	for i := t.termsBelow(term) - 1; i >= 0; i-- {
 		l := t.led[i]
-		if ok && l.Term != prev.term {
+		if best != nil && l.Term != best.Term {
 			// The latest term below with another leader is done.
 			break
 		}
-		if l.Peer != peer && (!ok || l.Peer < prev.peer) {
-			prev, ok = peerTerm{l.Peer, l.Term}, true
+		if better(l) {
+			best = l
 		}
 	}
 	// Compaction may have dropped that term and kept an older one (a
 	// lease of its still running). It drops a term's leaders together, so
 	// a dropped leader never shares a term with a kept one.
-	for _, d := range t.rare().rarer().lastDropped {
-		if d.Peer != peer && (term < 0 || d.Term < term) && (!ok || d.Term > prev.term || d.Term == prev.term && d.Peer < prev.peer) {
-			prev, ok = peerTerm{d.Peer, d.Term}, true
+	for _, l := range t.rare().rarer().lastDropped {
+		if (term < 0 || l.Term < term) && better(l) {
+			best = l
 		}
 	}
-	return prev, ok
+	return best
 }
 
 // termsBelow is how many leaderships are of terms below term (all of

@@ -61,13 +61,13 @@ type Pack struct {
 // whatever its term: the leases not ended by the tablet's latest line
 // (less the clock-skew slack) and each holder's latest lease, the
 // leaderships of their terms, and the terms whose MVCC dump leases are
-// kept. A leader cut off by a partition
-// that comes back terms later is judged against those. VoteTerms is how
-// many keep their leaders and real votes (4 to 8 terms), for a second
-// leader or vote in an old term: such a line is logged about when the
-// term's other leader and votes were, and logs merged by time put lines
-// of different hosts apart by their clocks' skew, far less than the
-// election timeout in which a term can pass. Keeping 4 terms in full and
+// kept. A leader cut off by a partition that comes back terms later is
+// judged against those. VoteTerms is how many keep their leaders and
+// real votes (4 to 8 terms), for a second leader or vote in an old term:
+// such a line is logged about when the term's other leader and votes
+// were, and logs merged by time put lines of different hosts apart by
+// their clocks' skew, far less than the election timeout in which a term
+// can pass. Keeping 4 terms in full and
 // 16 of leaders and votes held twice the heap at the end of a busy
 // node's 512 MiB log as at 64 MiB (TestHeapDoesNotGrowWithLog).
 const (
