@@ -175,19 +175,26 @@ I1007 16:39:04.000000 1 raft_consensus.cc:1] T tab P a [term 1 LEADER]: Becoming
 	}
 }
 
-// Compaction keeps each holder's latest lease, ended or not, with the
-// leadership of its term, and drops the holder's older ones: a's term-3
-// lease stays past terms 4 to 6, its term-1 lease goes.
-func TestCompactionKeepsEachHoldersLatestLease(t *testing.T) {
-	log := `I1007 16:39:00.100000 1 raft_consensus.cc:1] T tab P a [term 1 LEADER]: Sending NO_OP at op 1.1
-I1007 16:39:00.200000 1 replica_state.cc:1] T tab P a [term 1 LEADER]: Reset our ht lease: { physical: 1696696740300000 }
+// twoLeasesOfA: a leads term 1 with an ht lease to firstEnd, b term 2,
+// a term 3 with one to 16:39:02.5 (line 6); b, c and b lead terms 4 to 6,
+// the last at 16:39:09.
+func twoLeasesOfA(firstEnd int64) string {
+	return fmt.Sprintf(`I1007 16:39:00.100000 1 raft_consensus.cc:1] T tab P a [term 1 LEADER]: Sending NO_OP at op 1.1
+I1007 16:39:00.200000 1 replica_state.cc:1] T tab P a [term 1 LEADER]: Reset our ht lease: { physical: %d }
 I1007 16:39:01.000000 1 raft_consensus.cc:1] T tab P b [term 2 LEADER]: Sending NO_OP at op 2.1
 I1007 16:39:02.000000 1 raft_consensus.cc:1] T tab P a [term 3 LEADER]: Sending NO_OP at op 3.1
 I1007 16:39:02.100000 1 replica_state.cc:1] T tab P a [term 3 LEADER]: Reset our ht lease: { physical: 1696696742500000 }
 I1007 16:39:03.000000 1 raft_consensus.cc:1] T tab P b [term 4 LEADER]: Sending NO_OP at op 4.1
 I1007 16:39:04.000000 1 raft_consensus.cc:1] T tab P c [term 5 LEADER]: Sending NO_OP at op 5.1
 I1007 16:39:09.000000 1 raft_consensus.cc:1] T tab P b [term 6 LEADER]: Sending NO_OP at op 6.1
-`
+`, firstEnd)
+}
+
+// Compaction keeps each holder's latest lease, ended or not, with the
+// leadership of its term, and drops the holder's older ones: a's term-3
+// lease stays past terms 4 to 6, its term-1 lease goes.
+func TestCompactionKeepsEachHoldersLatestLease(t *testing.T) {
+	log := twoLeasesOfA(1696696740300000)
 	tab := replayRaft(t, log, 1, nil).Raft().Tablet("tab")
 	require.NotNil(t, tab)
 	require.Equal(t, int64(5), tab.Compacted().Below)
@@ -242,15 +249,7 @@ I1007 16:39:00.200000 1 raft_consensus.cc:1] T tab P b [term 1 LEADER]: Sending 
 // Of a holder's two leases that end together, the later term's is the
 // one compaction keeps as its latest.
 func TestCompactionKeepsTheLaterOfTwoLeasesEndingTogether(t *testing.T) {
-	log := `I1007 16:39:00.100000 1 raft_consensus.cc:1] T tab P a [term 1 LEADER]: Sending NO_OP at op 1.1
-I1007 16:39:00.200000 1 replica_state.cc:1] T tab P a [term 1 LEADER]: Reset our ht lease: { physical: 1696696742500000 }
-I1007 16:39:01.000000 1 raft_consensus.cc:1] T tab P b [term 2 LEADER]: Sending NO_OP at op 2.1
-I1007 16:39:02.000000 1 raft_consensus.cc:1] T tab P a [term 3 LEADER]: Sending NO_OP at op 3.1
-I1007 16:39:02.100000 1 replica_state.cc:1] T tab P a [term 3 LEADER]: Reset our ht lease: { physical: 1696696742500000 }
-I1007 16:39:03.000000 1 raft_consensus.cc:1] T tab P b [term 4 LEADER]: Sending NO_OP at op 4.1
-I1007 16:39:04.000000 1 raft_consensus.cc:1] T tab P c [term 5 LEADER]: Sending NO_OP at op 5.1
-I1007 16:39:09.000000 1 raft_consensus.cc:1] T tab P b [term 6 LEADER]: Sending NO_OP at op 6.1
-`
+	log := twoLeasesOfA(1696696742500000)
 	tab := replayRaft(t, log, 1, nil).Raft().Tablet("tab")
 	require.NotNil(t, tab)
 	var facts []string

@@ -15,6 +15,20 @@ import (
 	"github.com/logsleuth/logsleuth/rules/ybrules"
 )
 
+// The tablet and peers of the histories below.
+const (
+	histTab = "9d2f1b6c4e8a4f3b9c7d6e5f4a3b2c1d"
+	histA   = "1f0e3c5a7b9d4e6f8a0b2c4d6e8f0a1b"
+	histB   = "3b5d7f9a1c3e4a6b8d0f2a4c6e8a0c2e"
+	histC   = "5c7e9a1b3d5f4a7c9e1b3d5f7a9c1e3b"
+)
+
+// histLine is a line of peer p about histTab at 16:39:at, in the glog
+// form, rest following the peer id.
+func histLine(sev, at, file, p, rest string) string {
+	return sev + "1007 16:39:" + at + "   5100 " + file + "] T " + histTab + " P " + p + rest + "\n"
+}
+
 // randomHistory writes one tablet's Raft history from seed, as its three
 // peers' logs would show it merged: elections won (NO_OP or Becoming
 // Leader), some by a second leader of the same term; step-downs; term
@@ -24,8 +38,7 @@ import (
 // below a lease an older leader printed. Lines are 20 to 400 ms apart,
 // now and then a few seconds.
 func randomHistory(seed uint64) string {
-	const tab = "9d2f1b6c4e8a4f3b9c7d6e5f4a3b2c1d"
-	peers := []string{"1f0e3c5a7b9d4e6f8a0b2c4d6e8f0a1b", "3b5d7f9a1c3e4a6b8d0f2a4c6e8a0c2e", "5c7e9a1b3d5f4a7c9e1b3d5f7a9c1e3b"}
+	peers := []string{histA, histB, histC}
 	rng := rand.New(rand.NewPCG(seed, seed*0x9e3779b97f4a7c15+1))
 	var b strings.Builder
 	b.WriteString("Log file created at: 2023/10/07 16:30:00\n")
@@ -40,7 +53,7 @@ func randomHistory(seed uint64) string {
 	terms := map[string]int64{}
 	pick := func() string { return peers[rng.IntN(len(peers))] }
 	head := func(sev byte, file, p string) string {
-		return fmt.Sprintf("%c1007 %s 5100 %s] T %s P %s", sev, at.Format("15:04:05.000000"), file, tab, p)
+		return fmt.Sprintf("%c1007 %s 5100 %s] T %s P %s", sev, at.Format("15:04:05.000000"), file, histTab, p)
 	}
 	role := func(p string) string {
 		if p == leader {
@@ -245,15 +258,8 @@ func TestCompactionLosesNoFindingRandom(t *testing.T) {
 // lease has been over for longer than the clock-skew slack; c's dump at
 // 04.0 lists its term-5 write at 00.8.
 func TestOverlapAfterElectionsCompacted(t *testing.T) {
-	const (
-		tab = "9d2f1b6c4e8a4f3b9c7d6e5f4a3b2c1d"
-		a   = "1f0e3c5a7b9d4e6f8a0b2c4d6e8f0a1b"
-		b   = "3b5d7f9a1c3e4a6b8d0f2a4c6e8a0c2e"
-		c   = "5c7e9a1b3d5f4a7c9e1b3d5f7a9c1e3b"
-	)
-	line := func(at, p, rest string) string {
-		return "I1007 16:39:" + at + "   5100 raft_consensus.cc:1] T " + tab + " P " + p + " " + rest + "\n"
-	}
+	const a, b, c = histA, histB, histC
+	line := func(at, p, rest string) string { return histLine("I", at, "raft_consensus.cc:1", p, " "+rest) }
 	log := "Log file created at: 2023/10/07 16:30:00\n" +
 		line("00.100000", a, "[term 1 LEADER]: Sending NO_OP at op 1.1") +
 		line("00.200000", a, "[term 1 LEADER]: Reset our ht lease: { physical: 1696696740900000 }") +
@@ -261,7 +267,7 @@ func TestOverlapAfterElectionsCompacted(t *testing.T) {
 		line("01.200000", c, "[term 3 LEADER]: Sending NO_OP at op 3.1") +
 		line("01.400000", b, "[term 4 LEADER]: Sending NO_OP at op 4.1") +
 		line("02.000000", c, "[term 5 LEADER]: Sending NO_OP at op 5.1") +
-		"W1007 16:39:04.000000   5300 mvcc.cc:300] T " + tab + " P " + c + ": Recent 1 MVCC operations:\n" +
+		"W1007 16:39:04.000000   5300 mvcc.cc:300] T " + histTab + " P " + c + ": Recent 1 MVCC operations:\n" +
 		"1. AddLeaderPending { ht: { physical: 1696696740800000 } op_id: 5.2 }\n"
 	logs := map[string]string{"ts.log": log}
 	for _, keep := range []int64{0, ybrules.DefaultKeepTerms} {
@@ -286,15 +292,8 @@ func TestOverlapAfterElectionsCompacted(t *testing.T) {
 // leads term 8 and revokes c's lease at 02.1. b had given up long
 // before: no early revocation, keeping every term or the pack's 2.
 func TestWaitOnADroppedLeaderJudgedByItsEnd(t *testing.T) {
-	const (
-		tab = "9d2f1b6c4e8a4f3b9c7d6e5f4a3b2c1d"
-		a   = "1f0e3c5a7b9d4e6f8a0b2c4d6e8f0a1b"
-		b   = "3b5d7f9a1c3e4a6b8d0f2a4c6e8a0c2e"
-		c   = "5c7e9a1b3d5f4a7c9e1b3d5f7a9c1e3b"
-	)
-	line := func(sev, at, file, p, rest string) string {
-		return sev + "1007 16:39:" + at + "   5100 " + file + "] T " + tab + " P " + p + rest + "\n"
-	}
+	const a, b, c = histA, histB, histC
+	line := histLine
 	log := "Log file created at: 2023/10/07 16:30:00\n" +
 		line("I", "00.100000", "raft_consensus.cc:1", b, " [term 1 LEADER]: Sending NO_OP at op 1.1") +
 		line("I", "00.500000", "raft_consensus.cc:1", b, " [term 1 LEADER]: Becoming Follower/Learner. State: Replica: "+b+", State: 1, Role: LEADER, new leader: , initial_fd_wait: <uninitialized>") +
