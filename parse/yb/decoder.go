@@ -2,6 +2,7 @@ package yb
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"strconv"
 	"strings"
@@ -350,9 +351,14 @@ func afterPrefix(msg []byte) []byte {
 	if len(msg) < 6 || msg[0] != 'T' || msg[1] != ' ' {
 		return msg
 	}
-	// word is the end of the word at i: the ids are 32 hex digits, found
-	// by a vector search rather than byte by byte.
+	// word is the end of the word at i. The ids are most often 32 hex
+	// digits: a space after 32 bytes that hold none ends the word
+	// without a search; any other is found by a vector search rather
+	// than byte by byte.
 	word := func(i int) int {
+		if i+idLen < len(msg) && msg[i+idLen] == ' ' && !hasSpace32(msg[i:i+idLen]) {
+			return i + idLen
+		}
 		if k := bytes.IndexByte(msg[i:], ' '); k >= 0 {
 			return i + k
 		}
@@ -392,6 +398,27 @@ func afterPrefix(msg []byte) []byte {
 		}
 	}
 	return msg
+}
+
+// idLen is the length of a tablet or peer id as YugabyteDB prints it
+// (a UUID's 32 hex digits).
+const idLen = 32
+
+// hasSpace32 reports whether b, 32 bytes long, holds a space: four words
+// tested with the zero-byte test. A byte above a space may be flagged
+// as well (the test's borrow), which changes no answer.
+func hasSpace32(b []byte) bool {
+	const (
+		ones   = 0x01_01_01_01_01_01_01_01
+		highs  = 0x80_80_80_80_80_80_80_80
+		spaces = ' ' * ones
+	)
+	var m uint64
+	for k := 0; k < idLen; k += 8 {
+		x := binary.LittleEndian.Uint64(b[k:]) ^ spaces
+		m |= (x - ones) &^ x & highs
+	}
+	return m != 0
 }
 
 // fresh reads a line outside any block.

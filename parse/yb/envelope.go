@@ -3,6 +3,7 @@ package yb
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"strconv"
 
 	"github.com/logsleuth/logsleuth/parse"
@@ -323,8 +324,30 @@ func quickFields(s []byte) (quickOffsets, bool) {
 	// ']' in 201 bytes, holds no space, and its last ':' is followed
 	// by digits only (so its last '/' is before that colon).
 	f := s[j+1:]
+	f = f[:min(len(f), 201)]
 	end, colon, slash := -1, -1, -1
-	for k, c := range f[:min(len(f), 201)] {
+	// Eight bytes at a time: a word none of whose bytes is one of
+	// fieldByte's, as most of a file name is, is passed over whole.
+	k := 0
+words:
+	for ; k+8 <= len(f); k += 8 {
+		for m := fieldStops(binary.LittleEndian.Uint64(f[k:])); m != 0; m &= m - 1 {
+			at := k + bits.TrailingZeros64(m)>>3
+			switch f[at] {
+			case ']':
+				end = at
+				break words
+			case ':':
+				colon = at
+			case '/':
+				slash = at
+			case ' ':
+				return o, false
+			}
+		}
+	}
+	for ; end < 0 && k < len(f); k++ {
+		c := f[k]
 		if !fieldByte[c] {
 			continue
 		}
@@ -333,14 +356,11 @@ func quickFields(s []byte) (quickOffsets, bool) {
 			end = k
 		case ':':
 			colon = k
-			continue
 		case '/':
 			slash = k
-			continue
 		default: // ' '
 			return o, false
 		}
-		break
 	}
 	if end <= 0 || colon <= 0 || colon == end-1 || slash > colon {
 		return o, false
@@ -360,6 +380,19 @@ func quickFields(s []byte) (quickOffsets, bool) {
 
 // fieldByte marks the bytes quickEnvelope's file field scan stops at.
 var fieldByte = [256]bool{']': true, ':': true, '/': true, ' ': true}
+
+// fieldStops returns, for the eight bytes of w (little-endian), a mask
+// with the high bit of each byte set that is one of fieldByte's. A byte
+// above a true one may be set too (the borrow of the zero-byte test), so
+// a caller checks each byte it is given; no true one is left out.
+func fieldStops(w uint64) uint64 {
+	const (
+		ones  = 0x01_01_01_01_01_01_01_01
+		highs = 0x80_80_80_80_80_80_80_80
+	)
+	zero := func(x uint64) uint64 { return (x - ones) &^ x & highs }
+	return zero(w^(']'*ones)) | zero(w^(':'*ones)) | zero(w^('/'*ones)) | zero(w^(' '*ones))
+}
 
 // digits8 reports whether the bytes of w that mask selects are all ASCII
 // digits: their high nibble is 3, and still is after adding 6.

@@ -173,6 +173,28 @@ func TestQuickEnvelopeAgrees(t *testing.T) {
 	} {
 		quickAgrees(t, []byte(l))
 	}
+	// The file field is read eight bytes at a time: a stop byte on
+	// either side of a word's edge, several in one word, and a ']' as
+	// the field's 201st byte and as its 202nd.
+	for field, quick := range map[string]bool{
+		"abcdefg/h.cc:1]":                         true,
+		"abcdefgh/i.cc:1]":                        true,
+		"abcdefg h.cc:1]":                         false,
+		"abcdefgh i.cc:1]":                        false,
+		"a/b.cc:12345]":                           true,
+		"abcdefg:1]":                              true,
+		"a:1:2/b:3]":                              true,
+		"abc/defgh:1]":                            true,
+		"abcdefghijklmno/p:1]":                    true,
+		strings.Repeat("x", 195) + ".cc:1]":       true,
+		strings.Repeat("x", 196) + ".cc:1]":       false,
+		strings.Repeat("x", 12) + " " + ".cc:1]":  false,
+		strings.Repeat("x", 190) + " " + ".cc:1]": false,
+		strings.Repeat("x", 190) + "/y.cc:1]":     true,
+	} {
+		line := []byte("I1007 12:00:00.123456 4242 " + field + " msg")
+		assert.Equal(t, quick, quickAgrees(t, line), "%q", line)
+	}
 	near := []byte("I1007 12:00:00.123456 " + strings.Repeat(" ", noteOffsetMax-60) + "4242 raft_consensus.cc:1] T 7e9 P 3a1: Becoming Leader")
 	far := []byte("I1007 12:00:00.123456 " + strings.Repeat(" ", noteOffsetMax) + "4242 raft_consensus.cc:1] T 7e9 P 3a1: Becoming Leader")
 	assert.NotZero(t, classify(near).Note)
@@ -200,6 +222,17 @@ func TestAfterPrefix(t *testing.T) {
 	} {
 		assert.Equal(t, want, string(afterPrefix([]byte(msg))), msg)
 	}
+	// An id of 32 bytes is passed over without a search: ids one byte
+	// shorter or longer, a space anywhere in those 32 bytes, and a
+	// message that ends at or just after the id read as the search does.
+	const id = "b9d3c4e2f0a14c7e8d6b5a4f3e2d1c0b"
+	holed := func(at int) string { return id[:at] + " " + id[at+1:] }
+	for _, tablet := range []string{id, id[:31], id + "9", holed(0), holed(7), holed(8), holed(16), holed(31)} {
+		for _, rest := range []string{"", " ", " P " + id, " P " + id + ":", " P " + id + " [term 3 LEADER]: Becoming Leader", ": old builds", " P " + holed(12) + ": x"} {
+			prefixAgrees(t, []byte("T "+tablet+rest))
+		}
+	}
+	assert.Equal(t, " Becoming Leader", string(afterPrefix([]byte("T "+id+" P "+id+" [term 3 LEADER]: Becoming Leader"))))
 }
 
 // Reading after the prefix loses no phrase a real line holds: over every
