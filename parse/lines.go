@@ -425,7 +425,13 @@ func trimCR(text []byte) []byte {
 
 // add classifies a prepared line (binary, blank, invalid UTF-8, the Skip
 // verdicts) and appends it, with where a listing says it is from.
-func (c *chunk) add(p preparedLine, ref subRef, binary, valid bool, systems []System) {
+//
+// The line is classified where it lies in c.lines: a preparedLine is
+// about a hundred bytes, and the classifiers run on every line.
+func (c *chunk) add(line preparedLine, ref subRef, binary, valid bool, systems []System) {
+	at := len(c.lines)
+	c.lines = append(c.lines, line)
+	p := &c.lines[at]
 	switch {
 	case binary && bytes.IndexByte(p.text, 0) >= 0:
 		p.flags |= flagBinary
@@ -438,16 +444,15 @@ func (c *chunk) add(p preparedLine, ref subRef, binary, valid bool, systems []Sy
 			p.text = bytes.ToValidUTF8(p.text, []byte("\uFFFD"))
 		}
 		if p.flags&flagPartial == 0 {
-			classify(&p, systems, &c.texts)
+			classify(p, systems, &c.texts)
 		}
 	}
 	if ref.src != nil {
-		for len(c.subs) < len(c.lines) {
+		for len(c.subs) < at {
 			c.subs = append(c.subs, subRef{})
 		}
 		c.subs = append(c.subs, ref)
 	}
-	c.lines = append(c.lines, p)
 }
 
 // classify sets p's Skip verdict (skip, the first system whose test takes
