@@ -170,9 +170,25 @@ func (p *Pack) finishRaft() {
 // to go, so the rules finishRaft runs judge them now, with the tablet as
 // it stands. A finding made again later is the same finding (each rule
 // keeps one per line), so nothing is reported twice.
+//
+// A finding is made once, with the lines read by then, so a judgment at
+// a compaction could not take back what a later line shows: the holder
+// giving up within the clock-skew grace of a revocation, a later lease of
+// the same term, a holder stepping down before a write's hybrid time.
+// So the lease rules judge at a compaction only where the earlier
+// leader's lease, the one a finding would cite, is of a term below cut:
+// a term the compaction keeps keeps its lease, and the revocation, lease
+// or write judged against it is of a later term, kept too; they are
+// judged at a later compaction or at the end, as without compaction
+// (stillOpen).
 func (p *Pack) judgeOld(t *ybstate.TabletRaft, cut int64) {
 	p.judgeTablet(t, cut)
 }
+
+// stillOpen reports whether a finding against a lease of term leaseTerm
+// is still open to later lines at compaction cut (-1 at the end of the
+// logs), and waits for a later judgment (judgeOld).
+func stillOpen(cut, leaseTerm int64) bool { return cut >= 0 && leaseTerm >= cut }
 
 // judgeTablet runs the whole-timeline Raft rules on t; cut is the
 // compaction's (the terms below it go next), or -1 at the end of the logs.
@@ -181,10 +197,10 @@ func (p *Pack) judgeTablet(t *ybstate.TabletRaft, cut int64) {
 	defer func() { p.judging = false }()
 	// Both rules read the same leases, and neither changes them.
 	leases := p.leasesOf(t)
-	p.earlyRevocations(t, leases)
-	p.replicatedPast(t, leases)
+	p.earlyRevocations(t, leases, cut)
+	p.replicatedPast(t, leases, cut)
 	p.storms(t, cut)
-	p.writeOverlaps(t)
+	p.writeOverlaps(t, cut)
 	p.noteNoOps(t)
 }
 
@@ -298,7 +314,7 @@ func (p *Pack) leaseList(t *ybstate.TabletRaft) []heldLease {
 // earlyRevocations flags revocations made while an earlier leader other
 // than the revoker still held a lease, as a log other than the revoker's
 // shows.
-func (p *Pack) earlyRevocations(t *ybstate.TabletRaft, leases []heldLease) {
+func (p *Pack) earlyRevocations(t *ybstate.TabletRaft, leases []heldLease, cut int64) {
 	reported := p.revoked
 	for i := range t.Revocations() {
 		rv := &t.Revocations()[i]
@@ -339,6 +355,9 @@ func (p *Pack) earlyRevocations(t *ybstate.TabletRaft, leases []heldLease) {
 			}
 		}
 		if best == nil {
+			continue
+		}
+		if stillOpen(cut, best.term) {
 			continue
 		}
 		key := revokedKey{t.Tablet, rv.By, rv.ByTerm, best.holder, best.term}

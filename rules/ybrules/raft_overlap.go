@@ -16,7 +16,7 @@ import (
 // it; this runs at the end, so a lease a log printed later counts too (the
 // cut-off leader's dump is often printed after the new leader's). A line
 // checkOverlap already flagged is not flagged twice.
-func (p *Pack) writeOverlaps(t *ybstate.TabletRaft) {
+func (p *Pack) writeOverlaps(t *ybstate.TabletRaft, cut int64) {
 	writes := p.st.Writes(t.Tablet)
 	if len(writes) == 0 {
 		// Most tablets of a node hosting many have no write to place.
@@ -74,6 +74,9 @@ func (p *Pack) writeOverlaps(t *ybstate.TabletRaft) {
 			}
 		}
 		if hit == nil {
+			continue
+		}
+		if stillOpen(cut, hit.Term) {
 			continue
 		}
 		what := fmt.Sprintf("op %s at ht %s", w.Op, w.HT)

@@ -18,7 +18,7 @@ import (
 // when it gives up, or an MVCC dump's ht_lease. It had that lease at the
 // latest when it stopped leading (or when the line printed it), and that
 // moment must fall inside the earlier lease with its holder still leading.
-func (p *Pack) replicatedPast(t *ybstate.TabletRaft, leases []heldLease) {
+func (p *Pack) replicatedPast(t *ybstate.TabletRaft, leases []heldLease, cut int64) {
 	done := p.pastDone
 	// Ht leases first: the finding then cites the lease that binds writes.
 	order := p.scratch.order[:0]
@@ -66,6 +66,9 @@ func (p *Pack) replicatedPast(t *ybstate.TabletRaft, leases []heldLease) {
 			}
 		}
 		if best == nil {
+			continue
+		}
+		if stillOpen(cut, best.term) {
 			continue
 		}
 		key := pastKey{t.Tablet, own.holder, own.term}
