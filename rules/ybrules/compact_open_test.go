@@ -20,6 +20,22 @@ func earlyRevocations(t *testing.T, logs map[string]string, keep int64) []string
 	return got
 }
 
+// aLeadsTermThree is the start of the logs below: c, b and a lead terms
+// 1 to 3, 0.1 s apart, and a's log shows its ht lease of term 3 to
+// physical lease (microseconds).
+func aLeadsTermThree(lease string) string {
+	line := histLine
+	return "Log file created at: 2023/10/07 16:30:00\n" +
+		line("I", "00.100000", "raft_consensus.cc:1", histC, " [term 1 LEADER]: Sending NO_OP at op 1.1") +
+		line("I", "00.200000", "raft_consensus.cc:1", histB, " [term 2 LEADER]: Sending NO_OP at op 2.1") +
+		line("I", "00.300000", "raft_consensus.cc:1", histA, " [term 3 LEADER]: Sending NO_OP at op 3.1") +
+		line("I", "00.350000", "replica_state.cc:1257", histA, " [term 3 LEADER]: Reset our ht lease: { physical: "+lease+" }")
+}
+
+// cLeadsTermFive is c's election to term 5 at 01.2: with term 1 the
+// first led, the pack (2 terms) compacts the terms below 3 there.
+var cLeadsTermFive = histLine("I", "01.200000", "raft_consensus.cc:1", histC, " [term 5 LEADER]: Sending NO_OP at op 5.1")
+
 // A revocation judged at a compaction that keeps the revoked lease's
 // term waits for a later judgment: the line showing the holder gave up
 // within the clock-skew grace of the revocation comes after the
@@ -29,19 +45,15 @@ func earlyRevocations(t *testing.T, logs map[string]string, keep int64) []string
 // 01.4, 0.3 s after the revocation, inside the 0.5 s grace. No early
 // revocation, keeping every term or 2.
 func TestRevocationJudgedAfterTheHolderGaveUp(t *testing.T) {
-	const a, b, c = histA, histB, histC
+	const a, b = histA, histB
 	line := histLine
 	stepDown := func(at string) string {
 		return line("I", at, "raft_consensus.cc:1", a, " [term 3 LEADER]: Becoming Follower/Learner. State: Replica: "+a+", State: 1, Role: LEADER, new leader: , initial_fd_wait: <uninitialized>")
 	}
-	head := "Log file created at: 2023/10/07 16:30:00\n" +
-		line("I", "00.100000", "raft_consensus.cc:1", c, " [term 1 LEADER]: Sending NO_OP at op 1.1") +
-		line("I", "00.200000", "raft_consensus.cc:1", b, " [term 2 LEADER]: Sending NO_OP at op 2.1") +
-		line("I", "00.300000", "raft_consensus.cc:1", a, " [term 3 LEADER]: Sending NO_OP at op 3.1") +
-		line("I", "00.350000", "replica_state.cc:1257", a, " [term 3 LEADER]: Reset our ht lease: { physical: 1696696743000000 }") +
+	head := aLeadsTermThree("1696696743000000") +
 		line("I", "01.000000", "raft_consensus.cc:1", b, " [term 4 LEADER]: Sending NO_OP at op 4.1") +
 		line("I", "01.100000", "replica_state.cc:1300", b, " [term 4 LEADER]: Revoked old leader "+a+" ht lease: { physical: 1696696741600000 }") +
-		line("I", "01.200000", "raft_consensus.cc:1", c, " [term 5 LEADER]: Sending NO_OP at op 5.1")
+		cLeadsTermFive
 	for _, keep := range []int64{0, ybrules.DefaultKeepTerms} {
 		if got := earlyRevocations(t, map[string]string{"ts.log": head + stepDown("01.400000")}, keep); len(got) > 0 {
 			t.Errorf("keeping %d terms: early revocations %q", keep, got)
@@ -64,17 +76,13 @@ func TestRevocationJudgedAfterTheHolderGaveUp(t *testing.T) {
 // lists its term-4 write at 00.85; c leads term 5 at 01.2 and the pack
 // compacts; at 01.3 a's log shows its lease of term 3 to 02.0.
 func TestOverlapJudgedWithALaterLeaseOfTheTerm(t *testing.T) {
-	const a, b, c = histA, histB, histC
+	const a, b = histA, histB
 	line := histLine
-	log := "Log file created at: 2023/10/07 16:30:00\n" +
-		line("I", "00.100000", "raft_consensus.cc:1", c, " [term 1 LEADER]: Sending NO_OP at op 1.1") +
-		line("I", "00.200000", "raft_consensus.cc:1", b, " [term 2 LEADER]: Sending NO_OP at op 2.1") +
-		line("I", "00.300000", "raft_consensus.cc:1", a, " [term 3 LEADER]: Sending NO_OP at op 3.1") +
-		line("I", "00.350000", "replica_state.cc:1257", a, " [term 3 LEADER]: Reset our ht lease: { physical: 1696696741000000 }") +
+	log := aLeadsTermThree("1696696741000000") +
 		line("I", "00.800000", "raft_consensus.cc:1", b, " [term 4 LEADER]: Sending NO_OP at op 4.1") +
 		"W1007 16:39:00.900000   5300 mvcc.cc:300] T " + histTab + " P " + b + ": Recent 1 MVCC operations:\n" +
 		"1. AddLeaderPending { ht: { physical: 1696696740850000 } op_id: 4.2 }\n" +
-		line("I", "01.200000", "raft_consensus.cc:1", c, " [term 5 LEADER]: Sending NO_OP at op 5.1") +
+		cLeadsTermFive +
 		line("I", "01.300000", "replica_state.cc:1257", a, " [term 3 LEADER]: Reset our ht lease: { physical: 1696696742000000 }")
 	logs := map[string]string{"ts.log": log}
 	for _, keep := range []int64{0, ybrules.DefaultKeepTerms} {
@@ -96,16 +104,12 @@ func TestOverlapJudgedWithALaterLeaseOfTheTerm(t *testing.T) {
 // pack compacts; at 01.3 a's log shows its lease of term 3 to 04.0, the
 // one the finding cites, as without compaction.
 func TestReplicatedPastJudgedWithALaterLeaseOfTheTerm(t *testing.T) {
-	const a, b, c = histA, histB, histC
+	const a, b = histA, histB
 	line := histLine
-	log := "Log file created at: 2023/10/07 16:30:00\n" +
-		line("I", "00.100000", "raft_consensus.cc:1", c, " [term 1 LEADER]: Sending NO_OP at op 1.1") +
-		line("I", "00.200000", "raft_consensus.cc:1", b, " [term 2 LEADER]: Sending NO_OP at op 2.1") +
-		line("I", "00.300000", "raft_consensus.cc:1", a, " [term 3 LEADER]: Sending NO_OP at op 3.1") +
-		line("I", "00.350000", "replica_state.cc:1257", a, " [term 3 LEADER]: Reset our ht lease: { physical: 1696696743000000 }") +
+	log := aLeadsTermThree("1696696743000000") +
 		line("I", "01.000000", "raft_consensus.cc:1", b, " [term 4 LEADER]: Sending NO_OP at op 4.1") +
 		line("I", "01.050000", "replica_state.cc:1257", b, " [term 4 LEADER]: Reset our ht lease: { physical: 1696696743500000 }") +
-		line("I", "01.200000", "raft_consensus.cc:1", c, " [term 5 LEADER]: Sending NO_OP at op 5.1") +
+		cLeadsTermFive +
 		line("I", "01.300000", "replica_state.cc:1257", a, " [term 3 LEADER]: Reset our ht lease: { physical: 1696696744000000 }")
 	logs := map[string]string{"ts.log": log}
 	for _, keep := range []int64{0, ybrules.DefaultKeepTerms} {
