@@ -232,8 +232,21 @@ func (t *TabletRaft) compactBelow(cut, voteCut, live int64, keep map[int64]bool)
 			delete(y.waitRow, k)
 		}
 	}
+	dropAttempt := func(a Attempt) bool { return a.Term >= 0 && a.Term < cut }
+	for _, p := range t.peers {
+		if p.lastAttempt < 0 || !dropAttempt(x.attempts[p.lastAttempt]) {
+			continue
+		}
+		a := x.attempts[p.lastAttempt]
+		a.From = From{}
+		if d := y.droppedAttempt(p.Peer); d != nil {
+			*d = a
+		} else {
+			y.droppedAttempts = append(y.droppedAttempts, a)
+		}
+	}
 	var amap []int
-	x.attempts, amap = keepIndexed(x.attempts, func(a Attempt) bool { return a.Term >= 0 && a.Term < cut })
+	x.attempts, amap = keepIndexed(x.attempts, dropAttempt)
 	c.Attempts += len(amap) - len(x.attempts)
 	for _, p := range t.peers {
 		if j := moved(amap, int(p.lastAttempt)); j >= 0 {

@@ -216,6 +216,25 @@ type tabletRarer struct {
 	// terms, a cut-off leader's own lines) is judged against when it
 	// ended, and a cut-off leader's lines of that term make no new one.
 	lastDropped []*Leadership
+	// droppedAttempts holds, for each peer whose latest election attempt
+	// compaction dropped, that attempt (without its line): a start line
+	// of the same burst that comes after the compaction joins it, as it
+	// would have joined it held, instead of starting an attempt of its
+	// own. It is read only while the peer's latest attempt is not held
+	// (PeerRaft.lastAttempt < 0), and the next drop of a latest attempt
+	// of the peer's replaces it.
+	droppedAttempts []Attempt
+}
+
+// droppedAttempt is peer's latest attempt if compaction dropped it, or
+// nil.
+func (y *tabletRarer) droppedAttempt(peer string) *Attempt {
+	for i := range y.droppedAttempts {
+		if y.droppedAttempts[i].Peer == peer {
+			return &y.droppedAttempts[i]
+		}
+	}
+	return nil
 }
 
 // noRarer is what rarer returns for a rare part without its rarer part:
@@ -1180,6 +1199,8 @@ func (r *Raft) Apply(e yb.Event) Step {
 		if ev.Won && !ev.Pre && !ev.Defunct {
 			if p.lastAttempt >= 0 {
 				t.x.attempts[p.lastAttempt].Won = true
+			} else if d := t.rare().rarer().droppedAttempt(p.Peer); d != nil {
+				d.Won = true
 			}
 			r.claim(t, p, ev.Term, at, timed, from, &st, before)
 		}
@@ -1424,14 +1445,17 @@ func (t *TabletRaft) endLeading(p *PeerRaft, at time.Time, timed bool, from *lin
 
 // attempt records an election attempt, merging the lines one attempt logs.
 func (r *Raft) attempt(t *TabletRaft, p *PeerRaft, ev *yb.ElectionStart, at time.Time, timed bool, from *line) {
+	var last *Attempt
 	if p.lastAttempt >= 0 {
-		last := &t.x.attempts[p.lastAttempt]
-		if timed && last.Timed && at.Sub(last.At) >= 0 && at.Sub(last.At) < attemptBurst && !last.Won {
-			if ev.PreKnown && !ev.Pre {
-				last.Pre = false
-			}
-			return
+		last = &t.x.attempts[p.lastAttempt]
+	} else {
+		last = t.rare().rarer().droppedAttempt(p.Peer)
+	}
+	if last != nil && timed && last.Timed && at.Sub(last.At) >= 0 && at.Sub(last.At) < attemptBurst && !last.Won {
+		if ev.PreKnown && !ev.Pre {
+			last.Pre = false
 		}
+		return
 	}
 	a := Attempt{Peer: p.Peer, Term: p.Term, Pre: ev.PreKnown && ev.Pre, At: at, Timed: timed, From: from.keep()}
 	x := t.more()
