@@ -351,19 +351,8 @@ func afterPrefix(msg []byte) []byte {
 	if len(msg) < 6 || msg[0] != 'T' || msg[1] != ' ' {
 		return msg
 	}
-	// word is the end of the word at i. The ids are most often 32 hex
-	// digits: a space after 32 bytes that hold none ends the word
-	// without a search; any other is found by a vector search rather
-	// than byte by byte.
-	word := func(i int) int {
-		if i+idLen < len(msg) && msg[i+idLen] == ' ' && !hasSpace32(msg[i:i+idLen]) {
-			return i + idLen
-		}
-		if k := bytes.IndexByte(msg[i:], ' '); k >= 0 {
-			return i + k
-		}
-		return len(msg)
-	}
+	// word is the end of the word at i.
+	word := func(i int) int { return i + firstSpace(msg[i:]) }
 	i := word(2)
 	if i == 2 || i+2 >= len(msg) {
 		// Past the word, too short for " : " or " P " (msg[i] is ' ').
@@ -403,6 +392,20 @@ func afterPrefix(msg []byte) []byte {
 // idLen is the length of a tablet or peer id as YugabyteDB prints it
 // (a UUID's 32 hex digits).
 const idLen = 32
+
+// firstSpace is the index of s's first space, or len(s). The words of a
+// replica prefix are most often ids: a space after 32 bytes that hold
+// none ends the word without a search; any other is found by a vector
+// search rather than byte by byte.
+func firstSpace(s []byte) int {
+	if idLen < len(s) && s[idLen] == ' ' && !hasSpace32(s[:idLen]) {
+		return idLen
+	}
+	if i := bytes.IndexByte(s, ' '); i >= 0 {
+		return i
+	}
+	return len(s)
+}
 
 // hasSpace32 reports whether b, 32 bytes long, holds a space: four words
 // tested with the zero-byte test. A byte above a space may be flagged

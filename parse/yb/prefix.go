@@ -125,11 +125,7 @@ func wordIn(s []byte, in *interner) (string, []byte) {
 
 // wordBytes returns the word s opens with (up to a space) and the rest.
 func wordBytes(s []byte) ([]byte, []byte) {
-	// The words are 32-digit ids: a vector search beats a byte loop.
-	i := bytes.IndexByte(s, ' ')
-	if i < 0 {
-		i = len(s)
-	}
+	i := firstSpace(s)
 	return s[:i], s[i:]
 }
 

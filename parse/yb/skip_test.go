@@ -235,6 +235,31 @@ func TestAfterPrefix(t *testing.T) {
 	assert.Equal(t, " Becoming Leader", string(afterPrefix([]byte("T "+id+" P "+id+" [term 3 LEADER]: Becoming Leader"))))
 }
 
+// firstSpace finds the first space as a search does, whether or not the
+// word is as long as an id: every length around 32, with a space at any
+// place of it or none, and what follows.
+func TestFirstSpace(t *testing.T) {
+	want := func(s []byte) int {
+		if i := bytes.IndexByte(s, ' '); i >= 0 {
+			return i
+		}
+		return len(s)
+	}
+	for n := 0; n <= 40; n++ {
+		for hole := -1; hole < n; hole++ {
+			for _, tail := range []string{"", " ", "x", " P x"} {
+				s := []byte(strings.Repeat("a", n) + tail)
+				if hole >= 0 {
+					s[hole] = ' '
+				}
+				if got := firstSpace(s); got != want(s) {
+					t.Fatalf("firstSpace(%q) = %d, want %d", s, got, want(s))
+				}
+			}
+		}
+	}
+}
+
 // Reading after the prefix loses no phrase a real line holds: over every
 // YugabyteDB line in testdata and ../shared, the phrase test says the same
 // with and without the prefix.
