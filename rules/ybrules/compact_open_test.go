@@ -124,3 +124,36 @@ func TestReplicatedPastJudgedWithALaterLeaseOfTheTerm(t *testing.T) {
 		}
 	}
 }
+
+// A leader's own leases of one term make one finding, judged together:
+// b's ht lease (at 01.05) was held inside a's lease of term 3 only, a
+// term the compaction at 01.2 keeps; b's lease (at 01.02) inside c's ht
+// lease of term 2 too, which goes. The finding is made at the compaction
+// with b's ht lease, the one judged first, against a's lease, as without
+// compaction; not with the lease whose earlier lease goes.
+func TestReplicatedPastJudgesAllOwnLeasesOfATerm(t *testing.T) {
+	const a, b, c = histA, histB, histC
+	line := histLine
+	log := "Log file created at: 2023/10/07 16:30:00\n" +
+		line("I", "00.100000", "raft_consensus.cc:1", c, " [term 1 LEADER]: Sending NO_OP at op 1.1") +
+		line("I", "00.150000", "raft_consensus.cc:1", c, " [term 2 LEADER]: Sending NO_OP at op 2.1") +
+		line("I", "00.200000", "replica_state.cc:1257", c, " [term 2 LEADER]: Reset our ht lease: { physical: 1696696741530000 }") +
+		line("I", "00.300000", "raft_consensus.cc:1", a, " [term 3 LEADER]: Sending NO_OP at op 3.1") +
+		line("I", "00.350000", "replica_state.cc:1257", a, " [term 3 LEADER]: Reset our lease: -2.650s") +
+		line("I", "01.000000", "raft_consensus.cc:1", b, " [term 4 LEADER]: Sending NO_OP at op 4.1") +
+		line("I", "01.020000", "replica_state.cc:1257", b, " [term 4 LEADER]: Reset our lease: -2.000s") +
+		line("I", "01.050000", "replica_state.cc:1257", b, " [term 4 LEADER]: Reset our ht lease: { physical: 1696696743500000 }") +
+		cLeadsTermFive
+	logs := map[string]string{"ts.log": log}
+	for _, keep := range []int64{0, ybrules.DefaultKeepTerms} {
+		var got []string
+		for _, f := range runKeeping(t, logs, keep) {
+			if f.Rule == ybrules.EarlyRevocation && f.Facts["leader"] == b {
+				got = append(got, f.Pos().String()+" "+f.Facts["holder"]+" "+f.Facts["holder_term"])
+			}
+		}
+		if want := []string{"ts.log:9 " + a + " 3"}; !slices.Equal(got, want) {
+			t.Errorf("keeping %d terms: b's leases replicated past %q, want %q", keep, got, want)
+		}
+	}
+}

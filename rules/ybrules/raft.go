@@ -175,12 +175,24 @@ func (p *Pack) finishRaft() {
 // a compaction could not take back what a later line shows: the holder
 // giving up within the clock-skew grace of a revocation, a later lease of
 // the same term, a holder stepping down before a write's hybrid time.
-// So the lease rules judge at a compaction only where the earlier
-// leader's lease, the one a finding would cite, is of a term below cut:
-// a term the compaction keeps keeps its lease, and the revocation, lease
-// or write judged against it is of a later term, kept too; they are
-// judged at a later compaction or at the end, as without compaction
-// (stillOpen).
+// So at a compaction the lease rules pass over a finding whose earlier
+// leader's lease, the one it would cite, is of a term the compaction
+// keeps: that term keeps its leases, and the revocation, lease or write
+// judged against it is of a later term, kept too; it is judged at a
+// later compaction or at the end, as without compaction (stillOpen).
+// A finding waits whole: a leader's own leases of one term make one
+// finding, so its term waits if any of them waits (replicatedPast).
+//
+// A finding that waits could be lost if a later line ruled out the
+// lease it would cite while another that qualified, of a term that went,
+// was still running: keeping every term, the finding would cite that
+// one. That takes a line read after the compaction with a time before
+// the other lease's end, which the compaction keeps while it runs at the
+// tablet's latest line less the slack, and each holder's latest lease
+// whatever its end: a line over a second out of time order. Judging now
+// whenever any qualifying lease was of a term that went differed from
+// keeping every term on more random histories: 59 against 56 of 3,000
+// short ones and 75 against 70 of 1,000 long ones, keeping 2 terms.
 func (p *Pack) judgeOld(t *ybstate.TabletRaft, cut int64) {
 	p.judgeTablet(t, cut)
 }

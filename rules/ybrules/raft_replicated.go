@@ -30,25 +30,25 @@ func (p *Pack) replicatedPast(t *ybstate.TabletRaft, leases []heldLease, cut int
 			}
 		}
 	}
-	for _, i := range order {
-		own := &leases[i]
+	// past finds the best of the earlier leases own was held inside, if
+	// any, with its leader's leadership, own's leadership and when own's
+	// holder had own at the latest.
+	past := func(own *heldLease) (best *heldLease, bestLead, lead *ybstate.Leadership, had int64) {
 		if own.seen != own.holder || own.term < 0 {
-			continue
+			return nil, nil, nil, 0
 		}
-		lead := t.Leadership(own.holder, own.term)
+		lead = t.Leadership(own.holder, own.term)
 		if lead == nil || !lead.Timed {
-			continue
+			return nil, nil, nil, 0
 		}
 		// When the holder had its lease at the latest.
-		had := own.taken
+		had = own.taken
 		if lead.Ended && !lead.EndAt().IsZero() && (had == 0 || lead.EndAt().UnixMicro() < had) {
 			had = lead.EndAt().UnixMicro()
 		}
 		if had == 0 {
-			continue
+			return nil, nil, nil, 0
 		}
-		var best *heldLease
-		var bestLead *ybstate.Leadership
 		rs := running(leases, had, p.skew.grace())
 		for i := range rs {
 			old := &rs[i]
@@ -65,14 +65,42 @@ func (p *Pack) replicatedPast(t *ybstate.TabletRaft, leases []heldLease, cut int
 				best, bestLead = old, ol
 			}
 		}
-		if best == nil {
-			continue
+		return best, bestLead, lead, had
+	}
+	// A leader's own leases of one term make one finding, the first of
+	// them in order that was held inside an earlier lease. At a
+	// compaction the term waits for a later judgment only if each of them
+	// would cite a lease of a term the compaction keeps: were one judged
+	// now, it would take the finding from the one judged first later.
+	// open holds the lowest such term of each leader's term.
+	var open map[pastKey]int64
+	if cut >= 0 {
+		for _, i := range order {
+			key := pastKey{t.Tablet, leases[i].holder, leases[i].term}
+			if done[key] {
+				continue
+			}
+			if best, _, _, _ := past(&leases[i]); best != nil {
+				if open == nil {
+					open = map[pastKey]int64{}
+				}
+				if low, ok := open[key]; !ok || best.term < low {
+					open[key] = best.term
+				}
+			}
 		}
-		if stillOpen(cut, best.term) {
-			continue
-		}
+	}
+	for _, i := range order {
+		own := &leases[i]
 		key := pastKey{t.Tablet, own.holder, own.term}
 		if done[key] {
+			continue
+		}
+		if low, ok := open[key]; ok && stillOpen(cut, low) {
+			continue
+		}
+		best, bestLead, lead, had := past(own)
+		if best == nil {
 			continue
 		}
 		done[key] = true
