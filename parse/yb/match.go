@@ -1,6 +1,7 @@
 package yb
 
 import (
+	"bytes"
 	"math/bits"
 )
 
@@ -23,6 +24,9 @@ type matcher struct {
 	has   [1 << hashBits / 64]uint64
 	rank  [1 << hashBits / 64]uint16
 	cands [][][]byte
+	// short are the phrases shorter than a block, each searched for
+	// with bytes.Contains.
+	short [][]byte
 }
 
 // hashBits is the size of a block hash: its tables (4 KiB of shifts)
@@ -50,7 +54,13 @@ func newMatcher(lists ...[][]byte) *matcher {
 	for _, list := range lists {
 		for _, p := range list {
 			if len(p) < blockLen {
-				panic("yb: keyword shorter than a block: " + string(p))
+				// No window is that short: a user's phrase (an alarm
+				// catalogue's are 12 bytes at least) is searched for
+				// alone. An empty one would match every line: none.
+				if len(p) > 0 {
+					m.short = append(m.short, p)
+				}
+				continue
 			}
 			m.min = min(m.min, len(p))
 			all = append(all, p)
@@ -88,6 +98,16 @@ func (m *matcher) match(s []byte) bool { return matchIn(m, s) }
 // matchString is match for a string.
 func (m *matcher) matchString(s string) bool { return matchIn(m, s) }
 
+// shortIn reports whether s holds one of the short phrases.
+func shortIn[T string | []byte](m *matcher, s T) bool {
+	for _, p := range m.short {
+		if bytes.Contains([]byte(s), p) {
+			return true
+		}
+	}
+	return false
+}
+
 // matchIn is match and matchString.
 //
 // A step of the window waits on the one before it: the block's bytes
@@ -99,6 +119,9 @@ func (m *matcher) matchString(s string) bool { return matchIn(m, s) }
 // or after, and their steps alternate, so each one's loads run while the
 // other's are waited on. The windows tested are the same as one chain's.
 func matchIn[T string | []byte](m *matcher, s T) bool {
+	if m.short != nil && shortIn(m, s) {
+		return true
+	}
 	n := len(s)
 	if n < twoChains {
 		return matchFrom(m, s, m.min-1, n)

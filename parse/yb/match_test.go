@@ -172,3 +172,42 @@ func TestMatcherHalvesMeet(t *testing.T) {
 		}
 	}
 }
+
+// A phrase shorter than a block (a user's alarm phrase given through
+// parse.Options; the catalogue's are 12 bytes at least) is searched for
+// alone, and an empty one matches nothing: a matcher of such phrases,
+// alone or with others, agrees with bytes.Contains over its non-empty
+// phrases, and making it does not panic.
+func TestMatcherTakesShortPhrases(t *testing.T) {
+	for _, list := range [][]string{
+		{"ab", "xyz", "", "Check failed: "},
+		{"q", "zz"},
+		{""},
+		{"abc", "lection", "Becoming Leader"},
+	} {
+		var phrases [][]byte
+		for _, p := range list {
+			phrases = append(phrases, []byte(p))
+		}
+		m := newMatcher(phrases)
+		rng := rand.New(rand.NewPCG(5, uint64(len(list))))
+		alphabet := []byte("abxyzq Check failed: lectionBecoming Leader")
+		for i := 0; i < 5000; i++ {
+			s := make([]byte, rng.IntN(300))
+			for j := range s {
+				s[j] = alphabet[rng.IntN(len(alphabet))]
+			}
+			want := false
+			for _, p := range phrases {
+				want = want || len(p) > 0 && bytes.Contains(s, p)
+			}
+			if got := m.match(s); got != want {
+				t.Fatalf("%q: match(%q) = %v, Contains says %v", list, s, got, want)
+			}
+			if got := m.matchString(string(s)); got != want {
+				t.Fatalf("%q: matchString(%q) = %v, Contains says %v", list, s, got, want)
+			}
+		}
+	}
+	assert.NotNil(t, addedPhrases([]string{"a", "", "disk full"}))
+}
