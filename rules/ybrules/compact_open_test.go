@@ -125,12 +125,13 @@ func TestReplicatedPastJudgedWithALaterLeaseOfTheTerm(t *testing.T) {
 	}
 }
 
-// A leader's own leases of one term make one finding, judged together:
-// b's ht lease (at 01.05) was held inside a's lease of term 3 only, a
-// term the compaction at 01.2 keeps; b's lease (at 01.02) inside c's ht
-// lease of term 2 too, which goes. The finding is made at the compaction
-// with b's ht lease, the one judged first, against a's lease, as without
-// compaction; not with the lease whose earlier lease goes.
+// A leader's own leases of one term make one finding, from the first in
+// order, and wait together: b's ht lease (at 01.05), judged first, was
+// held inside a's lease of term 3 only, a term the compaction at 01.2
+// keeps; b's lease (at 01.02) inside c's ht lease of term 2 too, which
+// goes. The finding cites a's lease, as without compaction, not c's by
+// b's other lease. When a's log shows a later ht lease of term 3 after
+// the compaction, the finding cites that one, as without compaction.
 func TestReplicatedPastJudgesAllOwnLeasesOfATerm(t *testing.T) {
 	const a, b, c = histA, histB, histC
 	line := histLine
@@ -144,16 +145,21 @@ func TestReplicatedPastJudgesAllOwnLeasesOfATerm(t *testing.T) {
 		line("I", "01.020000", "replica_state.cc:1257", b, " [term 4 LEADER]: Reset our lease: -2.000s") +
 		line("I", "01.050000", "replica_state.cc:1257", b, " [term 4 LEADER]: Reset our ht lease: { physical: 1696696743500000 }") +
 		cLeadsTermFive
-	logs := map[string]string{"ts.log": log}
-	for _, keep := range []int64{0, ybrules.DefaultKeepTerms} {
-		var got []string
-		for _, f := range runKeeping(t, logs, keep) {
-			if f.Rule == ybrules.EarlyRevocation && f.Facts["leader"] == b {
-				got = append(got, f.Pos().String()+" "+f.Facts["holder"]+" "+f.Facts["holder_term"])
+	later := line("I", "01.300000", "replica_state.cc:1257", a, " [term 3 LEADER]: Reset our ht lease: { physical: 1696696744000000 }")
+	for _, c := range []struct{ log, want string }{
+		{log, "ts.log:9 " + a + " 3 16:39:03.000000 (wall clock of " + a[:8] + ")"},
+		{log + later, "ts.log:9 " + a + " 3 1696696744000000"},
+	} {
+		for _, keep := range []int64{0, ybrules.DefaultKeepTerms} {
+			var got []string
+			for _, f := range runKeeping(t, map[string]string{"ts.log": c.log}, keep) {
+				if f.Rule == ybrules.EarlyRevocation && f.Facts["leader"] == b {
+					got = append(got, f.Pos().String()+" "+f.Facts["holder"]+" "+f.Facts["holder_term"]+" "+f.Facts["lease_end"])
+				}
 			}
-		}
-		if want := []string{"ts.log:9 " + a + " 3"}; !slices.Equal(got, want) {
-			t.Errorf("keeping %d terms: b's leases replicated past %q, want %q", keep, got, want)
+			if want := []string{c.want}; !slices.Equal(got, want) {
+				t.Errorf("keeping %d terms: b's leases replicated past %q, want %q", keep, got, want)
+			}
 		}
 	}
 }

@@ -181,7 +181,9 @@ func (p *Pack) finishRaft() {
 // judged against it is of a later term, kept too; it is judged at a
 // later compaction or at the end, as without compaction (stillOpen).
 // A finding waits whole: a leader's own leases of one term make one
-// finding, so its term waits if any of them waits (replicatedPast).
+// finding, from the first of them in order, so the term waits if that
+// one's cited lease is of a kept term, and is judged whole otherwise
+// (replicatedPast).
 //
 // A finding that waits could be lost if a later line ruled out the
 // lease it would cite while another that qualified, of a term that went,

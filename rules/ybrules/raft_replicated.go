@@ -67,26 +67,25 @@ func (p *Pack) replicatedPast(t *ybstate.TabletRaft, leases []heldLease, cut int
 		}
 		return best, bestLead, lead, had
 	}
-	// A leader's own leases of one term make one finding, the first of
-	// them in order that was held inside an earlier lease. At a
-	// compaction the term waits for a later judgment only if each of them
-	// would cite a lease of a term the compaction keeps: were one judged
-	// now, it would take the finding from the one judged first later.
-	// open holds the lowest such term of each leader's term.
+	// A leader's own leases of one term make one finding, from the first
+	// of them in order that was held inside an earlier lease. At a
+	// compaction the term waits for a later judgment, whole, if that one
+	// would cite a lease of a term the compaction keeps: were another
+	// judged now, it would take the finding from the one judged first
+	// later. open holds, for each leader's term, the term of the lease
+	// its first would cite.
 	var open map[pastKey]int64
 	if cut >= 0 {
 		for _, i := range order {
 			key := pastKey{t.Tablet, leases[i].holder, leases[i].term}
-			if done[key] {
+			if _, first := open[key]; first || done[key] {
 				continue
 			}
 			if best, _, _, _ := past(&leases[i]); best != nil {
 				if open == nil {
 					open = map[pastKey]int64{}
 				}
-				if low, ok := open[key]; !ok || best.term < low {
-					open[key] = best.term
-				}
+				open[key] = best.term
 			}
 		}
 	}
@@ -96,7 +95,7 @@ func (p *Pack) replicatedPast(t *ybstate.TabletRaft, leases []heldLease, cut int
 		if done[key] {
 			continue
 		}
-		if low, ok := open[key]; ok && stillOpen(cut, low) {
+		if cited, ok := open[key]; ok && stillOpen(cut, cited) {
 			continue
 		}
 		best, bestLead, lead, had := past(own)
