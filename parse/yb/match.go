@@ -3,6 +3,8 @@ package yb
 import (
 	"bytes"
 	"math/bits"
+	"strings"
+	"unsafe"
 )
 
 // matcher finds whether a line holds any of a set of phrases in one pass,
@@ -98,10 +100,18 @@ func (m *matcher) match(s []byte) bool { return matchIn(m, s) }
 // matchString is match for a string.
 func (m *matcher) matchString(s string) bool { return matchIn(m, s) }
 
-// shortIn reports whether s holds one of the short phrases.
+// shortIn reports whether s holds one of the short phrases, reading a
+// string where it is (a conversion would copy it).
 func shortIn[T string | []byte](m *matcher, s T) bool {
 	for _, p := range m.short {
-		if bytes.Contains([]byte(s), p) {
+		var in bool
+		switch v := any(s).(type) {
+		case string:
+			in = strings.Contains(v, unsafe.String(unsafe.SliceData(p), len(p)))
+		case []byte:
+			in = bytes.Contains(v, p)
+		}
+		if in {
 			return true
 		}
 	}

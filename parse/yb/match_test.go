@@ -3,6 +3,7 @@ package yb
 import (
 	"bytes"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -210,4 +211,13 @@ func TestMatcherTakesShortPhrases(t *testing.T) {
 		}
 	}
 	assert.NotNil(t, addedPhrases([]string{"a", "", "disk full"}))
+}
+
+// A short phrase is looked for in a string where it is: no copy.
+func TestShortPhraseInAStringAllocatesNothing(t *testing.T) {
+	m := newMatcher([][]byte{[]byte("ab"), []byte("xyz"), []byte("Check failed: ")})
+	line := strings.Repeat("no phrase here, ", 20)
+	if allocs := testing.AllocsPerRun(100, func() { m.matchString(line) }); allocs != 0 {
+		t.Errorf("matchString allocates %.0f times a call", allocs)
+	}
 }
