@@ -408,18 +408,11 @@ func firstSpace(s []byte) int {
 }
 
 // hasSpace32 reports whether b, 32 bytes long, holds a space: four words
-// tested with the zero-byte test. A byte above a space may be flagged
-// as well (the test's borrow), which changes no answer.
+// tested with byteIs.
 func hasSpace32(b []byte) bool {
-	const (
-		ones   = 0x01_01_01_01_01_01_01_01
-		highs  = 0x80_80_80_80_80_80_80_80
-		spaces = ' ' * ones
-	)
 	var m uint64
 	for k := 0; k < idLen; k += 8 {
-		x := binary.LittleEndian.Uint64(b[k:]) ^ spaces
-		m |= (x - ones) &^ x & highs
+		m |= byteIs(binary.LittleEndian.Uint64(b[k:]), ' '*ones8)
 	}
 	return m != 0
 }

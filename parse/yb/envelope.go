@@ -383,15 +383,22 @@ var fieldByte = [256]bool{']': true, ':': true, '/': true, ' ': true}
 
 // fieldStops returns, for the eight bytes of w (little-endian), a mask
 // with the high bit of each byte set that is one of fieldByte's. A byte
-// above a true one may be set too (the borrow of the zero-byte test), so
-// a caller checks each byte it is given; no true one is left out.
+// above a true one may be set too (byteIs's borrow), so a caller checks
+// each byte it is given; no true one is left out.
 func fieldStops(w uint64) uint64 {
-	const (
-		ones  = 0x01_01_01_01_01_01_01_01
-		highs = 0x80_80_80_80_80_80_80_80
-	)
-	zero := func(x uint64) uint64 { return (x - ones) &^ x & highs }
-	return zero(w^(']'*ones)) | zero(w^(':'*ones)) | zero(w^('/'*ones)) | zero(w^(' '*ones))
+	return byteIs(w, ']'*ones8) | byteIs(w, ':'*ones8) | byteIs(w, '/'*ones8) | byteIs(w, ' '*ones8)
+}
+
+// ones8 is a word of eight bytes of 1; c*ones8 is a word of eight c's.
+const ones8 = 0x01_01_01_01_01_01_01_01
+
+// byteIs is the zero-byte test of w against eight c's (c*ones8): the
+// high bit of each of w's eight bytes that is c is set. The borrow may
+// set it for a byte above one that is c as well; a byte below every c is
+// never set, and the mask is 0 only when no byte is c.
+func byteIs(w, cs uint64) uint64 {
+	x := w ^ cs
+	return (x - ones8) &^ x & 0x80_80_80_80_80_80_80_80
 }
 
 // digits8 reports whether the bytes of w that mask selects are all ASCII
