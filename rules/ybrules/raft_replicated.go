@@ -20,6 +20,12 @@ import (
 // moment must fall inside the earlier lease with its holder still leading.
 func (p *Pack) replicatedPast(t *ybstate.TabletRaft, leases []heldLease, cut int64) {
 	done := p.pastDone
+	// A leader's own leases of one term make one finding, from the first
+	// of them in order held inside an earlier lease. At a compaction the
+	// term waits for a later judgment, whole, if that one would cite a
+	// lease of a term the compaction keeps: were another judged now, it
+	// would take the finding from the one judged first later.
+	var waiting map[pastKey]bool
 	// Ht leases first: the finding then cites the lease that binds writes.
 	order := p.scratch.order[:0]
 	defer func() { p.scratch.order = order }()
@@ -30,25 +36,25 @@ func (p *Pack) replicatedPast(t *ybstate.TabletRaft, leases []heldLease, cut int
 			}
 		}
 	}
-	// past finds the best of the earlier leases own was held inside, if
-	// any, with its leader's leadership, own's leadership and when own's
-	// holder had own at the latest.
-	past := func(own *heldLease) (best *heldLease, bestLead, lead *ybstate.Leadership, had int64) {
+	for _, i := range order {
+		own := &leases[i]
 		if own.seen != own.holder || own.term < 0 {
-			return nil, nil, nil, 0
+			continue
 		}
-		lead = t.Leadership(own.holder, own.term)
+		lead := t.Leadership(own.holder, own.term)
 		if lead == nil || !lead.Timed {
-			return nil, nil, nil, 0
+			continue
 		}
 		// When the holder had its lease at the latest.
-		had = own.taken
+		had := own.taken
 		if lead.Ended && !lead.EndAt().IsZero() && (had == 0 || lead.EndAt().UnixMicro() < had) {
 			had = lead.EndAt().UnixMicro()
 		}
 		if had == 0 {
-			return nil, nil, nil, 0
+			continue
 		}
+		var best *heldLease
+		var bestLead *ybstate.Leadership
 		rs := running(leases, had, p.skew.grace())
 		for i := range rs {
 			old := &rs[i]
@@ -65,41 +71,18 @@ func (p *Pack) replicatedPast(t *ybstate.TabletRaft, leases []heldLease, cut int
 				best, bestLead = old, ol
 			}
 		}
-		return best, bestLead, lead, had
-	}
-	// A leader's own leases of one term make one finding, from the first
-	// of them in order that was held inside an earlier lease. At a
-	// compaction the term waits for a later judgment, whole, if that one
-	// would cite a lease of a term the compaction keeps: were another
-	// judged now, it would take the finding from the one judged first
-	// later. open holds, for each leader's term, the term of the lease
-	// its first would cite.
-	var open map[pastKey]int64
-	if cut >= 0 {
-		for _, i := range order {
-			key := pastKey{t.Tablet, leases[i].holder, leases[i].term}
-			if _, first := open[key]; first || done[key] {
-				continue
-			}
-			if best, _, _, _ := past(&leases[i]); best != nil {
-				if open == nil {
-					open = map[pastKey]int64{}
-				}
-				open[key] = best.term
-			}
-		}
-	}
-	for _, i := range order {
-		own := &leases[i]
-		key := pastKey{t.Tablet, own.holder, own.term}
-		if done[key] {
-			continue
-		}
-		if cited, ok := open[key]; ok && stillOpen(cut, cited) {
-			continue
-		}
-		best, bestLead, lead, had := past(own)
 		if best == nil {
+			continue
+		}
+		key := pastKey{t.Tablet, own.holder, own.term}
+		if done[key] || waiting[key] {
+			continue
+		}
+		if stillOpen(cut, best.term) {
+			if waiting == nil {
+				waiting = map[pastKey]bool{}
+			}
+			waiting[key] = true
 			continue
 		}
 		done[key] = true
