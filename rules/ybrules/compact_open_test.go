@@ -7,17 +7,29 @@ import (
 	"github.com/logsleuth/logsleuth/rules/ybrules"
 )
 
-// earlyRevocations lists the early-revocation findings of logs at keep
-// terms as "line holder term lease_end".
-func earlyRevocations(t *testing.T, logs map[string]string, keep int64) []string {
+// facts lists the findings of rule that logs give at keep terms, those
+// whose fact where has the value is (any, where ""), each as its line
+// and the values of keys, space-separated.
+func facts(t *testing.T, logs map[string]string, keep int64, rule, where, is string, keys ...string) []string {
 	t.Helper()
 	var got []string
 	for _, f := range runKeeping(t, logs, keep) {
-		if f.Rule == ybrules.EarlyRevocation {
-			got = append(got, f.Pos().String()+" "+f.Facts["holder"]+" "+f.Facts["holder_term"]+" "+f.Facts["lease_end"])
+		if f.Rule != rule || where != "" && f.Facts[where] != is {
+			continue
 		}
+		s := f.Pos().String()
+		for _, k := range keys {
+			s += " " + f.Facts[k]
+		}
+		got = append(got, s)
 	}
 	return got
+}
+
+// earlyRevocations lists the early-revocation findings of logs at keep
+// terms as "line holder term lease_end".
+func earlyRevocations(t *testing.T, logs map[string]string, keep int64) []string {
+	return facts(t, logs, keep, ybrules.EarlyRevocation, "", "", "holder", "holder_term", "lease_end")
 }
 
 // aLeadsTermThree is the start of the logs below: c, b and a lead terms
@@ -86,12 +98,7 @@ func TestOverlapJudgedWithALaterLeaseOfTheTerm(t *testing.T) {
 		line("I", "01.300000", "replica_state.cc:1257", a, " [term 3 LEADER]: Reset our ht lease: { physical: 1696696742000000 }")
 	logs := map[string]string{"ts.log": log}
 	for _, keep := range []int64{0, ybrules.DefaultKeepTerms} {
-		var got []string
-		for _, f := range runKeeping(t, logs, keep) {
-			if f.Rule == ybrules.LeaseOverlap {
-				got = append(got, f.Pos().String()+" "+f.Facts["lease_holder"]+" "+f.Facts["lease_term"]+" "+f.Facts["lease_expiry"])
-			}
-		}
+		got := facts(t, logs, keep, ybrules.LeaseOverlap, "", "", "lease_holder", "lease_term", "lease_expiry")
 		if want := []string{"ts.log:8 " + a + " 3 1696696742000000"}; !slices.Equal(got, want) {
 			t.Errorf("keeping %d terms: lease overlaps %q, want %q", keep, got, want)
 		}
@@ -113,12 +120,7 @@ func TestReplicatedPastJudgedWithALaterLeaseOfTheTerm(t *testing.T) {
 		line("I", "01.300000", "replica_state.cc:1257", a, " [term 3 LEADER]: Reset our ht lease: { physical: 1696696744000000 }")
 	logs := map[string]string{"ts.log": log}
 	for _, keep := range []int64{0, ybrules.DefaultKeepTerms} {
-		var got []string
-		for _, f := range runKeeping(t, logs, keep) {
-			if f.Rule == ybrules.EarlyRevocation && f.Facts["replicated_past"] == "1" {
-				got = append(got, f.Pos().String()+" "+f.Facts["leader"]+" "+f.Facts["holder"]+" "+f.Facts["holder_term"]+" "+f.Facts["lease_end"])
-			}
-		}
+		got := facts(t, logs, keep, ybrules.EarlyRevocation, "replicated_past", "1", "leader", "holder", "holder_term", "lease_end")
 		if want := []string{"ts.log:7 " + b + " " + a + " 3 1696696744000000"}; !slices.Equal(got, want) {
 			t.Errorf("keeping %d terms: leases replicated past %q, want %q", keep, got, want)
 		}
@@ -151,12 +153,7 @@ func TestReplicatedPastJudgesAllOwnLeasesOfATerm(t *testing.T) {
 		{log + later, "ts.log:9 " + a + " 3 1696696744000000"},
 	} {
 		for _, keep := range []int64{0, ybrules.DefaultKeepTerms} {
-			var got []string
-			for _, f := range runKeeping(t, map[string]string{"ts.log": c.log}, keep) {
-				if f.Rule == ybrules.EarlyRevocation && f.Facts["leader"] == b {
-					got = append(got, f.Pos().String()+" "+f.Facts["holder"]+" "+f.Facts["holder_term"]+" "+f.Facts["lease_end"])
-				}
-			}
+			got := facts(t, map[string]string{"ts.log": c.log}, keep, ybrules.EarlyRevocation, "leader", b, "holder", "holder_term", "lease_end")
 			if want := []string{c.want}; !slices.Equal(got, want) {
 				t.Errorf("keeping %d terms: b's leases replicated past %q, want %q", keep, got, want)
 			}
